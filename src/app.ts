@@ -1,0 +1,109 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import type { Services } from './deps.ts';
+import { AppError } from './domain/errors.ts';
+import { routes } from './http/routes.ts';
+import { registerProbes } from './http/ops/probes.ts';
+import type { App } from './http/types.ts';
+import { registerErrorHandling, renderError } from './plugins/error-handler.ts';
+import { registerGuard } from './plugins/guard.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerMetrics } from './plugins/metrics.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { newId } from './lib/ids.ts';
+import type { Clock } from './lib/clock.ts';
+import type { RateLimitStore } from './rate-limit/store.ts';
+
+export interface AppOptions {
+  services: Services;
+  rateLimits: RateLimitStore;
+  clock: Clock;
+  consoleToken: string;
+  publicBaseUrl: string;
+  bodyLimitBytes?: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const MAX_HEADER_BYTES = 16_384;
+
+function validators() {
+  // Bodies are strict: an unknown or forbidden field is a 400, never silently dropped or coerced.
+  const strict = new Ajv({
+    allErrors: false,
+    removeAdditional: false,
+    coerceTypes: false,
+    useDefaults: false,
+    strict: false,
+  });
+  // Query strings and path parameters arrive as text; their numbers are read from it.
+  const lenient = new Ajv({
+    allErrors: false,
+    removeAdditional: false,
+    coerceTypes: true,
+    useDefaults: true,
+    strict: false,
+  });
+  addFormats.default(strict);
+  addFormats.default(lenient);
+  return { strict, lenient };
+}
+
+/** Builds the service's HTTP app; it never listens (tests inject, main.ts listens). */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimitBytes ?? 1_048_576,
+    genReqId: () => newId('req'),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
+    // The socket-level refusals Node answers before Fastify sees a request: keep the error body.
+    clientErrorHandler(error, socket) {
+      if (!socket.writable) return;
+      const oversized = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
+      const appError = oversized
+        ? new AppError('header_too_large', `Request headers are larger than ${MAX_HEADER_BYTES} bytes.`)
+        : new AppError('bad_request', 'The request could not be parsed as HTTP.');
+      const requestId = newId('req');
+      const { statusCode, body } = renderError(appError, requestId);
+      const reason = oversized ? 'Request Header Fields Too Large' : 'Bad Request';
+      socket.end(
+        `HTTP/1.1 ${statusCode} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
+  app.removeContentTypeParser('text/plain');
+  const { strict, lenient } = validators();
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? strict.compile(schema) : lenient.compile(schema),
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  const registry = registerMetrics(app);
+  await registerOpenApi(app, options.publicBaseUrl);
+  registerGuard(app, {
+    keys: options.services.keys,
+    rateLimits: options.rateLimits,
+    clock: options.clock,
+    consoleToken: options.consoleToken,
+  });
+  const storeRefusal = registerIdempotency(app, options.services.idempotency);
+  registerErrorHandling(app, storeRefusal);
+
+  registerProbes(app, options.services, registry);
+  for (const route of routes) route(app, options.services);
+  await app.ready();
+  return app;
+}

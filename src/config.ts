@@ -1,0 +1,121 @@
+import path from 'node:path';
+
+export type Role = 'api' | 'worker' | 'all';
+
+export interface Config {
+  readonly http: {
+    readonly port: number;
+    readonly host: string;
+    readonly publicBaseUrl: string;
+    readonly bodyLimitBytes: number;
+  };
+  readonly dataDir: string;
+  readonly databaseUrl: string | null;
+  readonly redisUrl: string | null;
+  readonly s3: {
+    readonly bucket: string;
+    readonly endpoint: string | null;
+    readonly region: string;
+    readonly accessKeyId: string | null;
+    readonly secretAccessKey: string | null;
+  } | null;
+  readonly mail: { readonly smtpUrl: string | null; readonly from: string };
+  readonly consoleToken: string | null;
+  readonly role: Role;
+  readonly cv: { readonly maxBytes: number; readonly maxPages: number; readonly stagedTtlSeconds: number };
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | null {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: readonly string[]): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads the environment once; nothing else in the service looks at process.env. */
+export function parseConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const publicBase = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const role = text(env, 'ROLE') ?? 'all';
+  if (role !== 'api' && role !== 'worker' && role !== 'all') {
+    throw new ConfigError('ROLE', `must be api, worker or all, got "${role}"`);
+  }
+  const bucket = text(env, 'S3_BUCKET');
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const consoleToken = text(env, 'CONSOLE_TOKEN');
+  if (consoleToken !== null && consoleToken.length < 16) {
+    throw new ConfigError('CONSOLE_TOKEN', 'must be at least 16 characters');
+  }
+  return Object.freeze({
+    http: Object.freeze({
+      port,
+      host,
+      publicBaseUrl: publicBase.replace(/\/+$/, ''),
+      bodyLimitBytes: 1_048_576,
+    }),
+    dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    s3:
+      bucket === null
+        ? null
+        : Object.freeze({
+            bucket,
+            endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+            region: text(env, 'S3_REGION') ?? 'us-east-1',
+            accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
+            secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
+          }),
+    mail: Object.freeze({
+      smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+      from: text(env, 'MAIL_FROM') ?? 'Careers <no-reply@careers.invalid>',
+    }),
+    consoleToken,
+    role,
+    cv: Object.freeze({
+      maxBytes: integer(env, 'CV_MAX_BYTES', 10_485_760, 1024, 104_857_600),
+      maxPages: integer(env, 'CV_MAX_PAGES', 10, 1, 1000),
+      stagedTtlSeconds: integer(env, 'STAGED_CV_TTL_SECONDS', 2_592_000, 1, 315_360_000),
+    }),
+    logLevel,
+  });
+}

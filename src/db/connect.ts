@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+} from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+/**
+ * What the service holds of its database: the typed query builder, plus a raw session for the
+ * few things that are not single parameterised statements (migration scripts under a lock).
+ */
+export interface DbHandle {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` on one dedicated session; `exec` takes multi-statement SQL without parameters. */
+  withSession<T>(fn: (exec: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** One-at-a-time gate: PGlite serves one query or transaction at a time for the whole process. */
+class Gate {
+  #tail: Promise<void> = Promise.resolve();
+  async enter(): Promise<() => void> {
+    let leave!: () => void;
+    const next = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const previous = this.#tail;
+    this.#tail = previous.then(() => next);
+    await previous;
+    return leave;
+  }
+}
+
+class PGliteConnection implements DatabaseConnection {
+  readonly #pg: PGlite;
+  constructor(pglite: PGlite) {
+    this.#pg = pglite;
+  }
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.#pg.query<R>(query.sql, query.parameters as unknown[]);
+    const affected = result.affectedRows === undefined ? undefined : BigInt(result.affectedRows);
+    return { rows: result.rows, numAffectedRows: affected };
+  }
+  // biome-ignore lint/correctness/useYield: streaming is not offered on the embedded database
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streamQuery is not supported on PGlite');
+  }
+}
+
+class PGliteDriver implements Driver {
+  readonly #pg: PGlite;
+  readonly #gate: Gate;
+  readonly #leaves = new WeakMap<DatabaseConnection, () => void>();
+  constructor(pglite: PGlite, gate: Gate) {
+    this.#pg = pglite;
+    this.#gate = gate;
+  }
+  async init(): Promise<void> {
+    await this.#pg.waitReady;
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const leave = await this.#gate.enter();
+    const connection = new PGliteConnection(this.#pg);
+    this.#leaves.set(connection, leave);
+    return connection;
+  }
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.#leaves.get(connection)?.();
+    this.#leaves.delete(connection);
+  }
+  async destroy(): Promise<void> {
+    // The handle closes PGlite itself, after the gate drains.
+  }
+}
+
+function lastRows(result: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(result) ? result : [result];
+  const last = list.at(-1) as { rows?: Record<string, unknown>[] } | undefined;
+  return last?.rows ?? [];
+}
+
+async function openPGlite(dataDir: string | null): Promise<DbHandle> {
+  let target = 'memory://';
+  if (dataDir !== null) {
+    target = path.join(dataDir, 'pgdata');
+    fs.mkdirSync(target, { recursive: true });
+  }
+  const pglite = await PGlite.create(target);
+  const gate = new Gate();
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new PGliteDriver(pglite, gate),
+      createIntrospector: (k) => new PostgresIntrospector(k),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+  return {
+    db,
+    kind: 'pglite',
+    async withSession(fn) {
+      const leave = await gate.enter();
+      try {
+        return await fn(async (sql) => lastRows(await pglite.exec(sql)));
+      } finally {
+        leave();
+      }
+    },
+    async close() {
+      await db.destroy();
+      const leave = await gate.enter();
+      try {
+        await pglite.close();
+      } finally {
+        leave();
+      }
+    },
+  };
+}
+
+function openPostgres(databaseUrl: string): DbHandle {
+  // timestamptz → Date is pg's default; bigint counts are cast to int in SQL where they are read.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(async (sql) => lastRows(await client.query(sql)));
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** `databaseUrl` set: that PostgreSQL server. Otherwise PGlite under `dataDir` (or in memory when null). */
+export async function openDatabase(options: {
+  databaseUrl: string | null;
+  dataDir: string | null;
+}): Promise<DbHandle> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.dataDir);
+}

@@ -1,0 +1,159 @@
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import {
+  type AccountRow,
+  LIMIT_COLUMNS,
+  type LimitName,
+  type Limits,
+  accountRepository,
+  limitsOf,
+} from './account-repository.ts';
+
+export interface AccountView {
+  id: string;
+  name: string;
+  companyName: string | null;
+  logoUrl: string | null;
+  companyAddress: string | null;
+  dpaAcceptedAt: string | null;
+  limits: Limits;
+}
+
+export interface AccountCreate {
+  name: string;
+  companyName?: string | null;
+  logoUrl?: string | null;
+  companyAddress?: string | null;
+}
+
+export interface AccountPatch extends Partial<AccountCreate> {
+  dpaAccepted?: boolean;
+  limits?: Partial<Record<LimitName, number>>;
+}
+
+export const COMPANY_ADDRESS_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])$';
+const ADDRESS = new RegExp(COMPANY_ADDRESS_PATTERN);
+
+export function toAccountView(row: AccountRow): AccountView {
+  return {
+    id: row.id,
+    name: row.name,
+    companyName: row.company_name,
+    logoUrl: row.logo_url,
+    companyAddress: row.company_address,
+    dpaAcceptedAt: row.dpa_accepted_at?.toISOString() ?? null,
+    limits: limitsOf(row),
+  };
+}
+
+function checkAddress(address: string): void {
+  if (!ADDRESS.test(address) || address.includes('--')) {
+    throw badRequest(
+      'companyAddress must be 2 to 60 characters of a-z, 0-9 and single hyphens, starting and ending with a letter or digit.',
+      { field: 'companyAddress' },
+    );
+  }
+}
+
+export function createAccountService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function claimAddress(trx: Db, accountId: string, address: string): Promise<void> {
+    checkAddress(address);
+    const holder = await accountRepository.addressHolder(trx, address);
+    if (holder !== undefined && holder !== accountId) {
+      throw conflict(`The company address "${address}" is taken by another account.`, {
+        field: 'companyAddress',
+      });
+    }
+  }
+
+  return {
+    async create(input: AccountCreate): Promise<AccountView> {
+      const now = clock.now();
+      const id = newId('acc', now);
+      try {
+        return toAccountView(
+          await db.transaction().execute(async (trx) => {
+            if (input.companyAddress) await claimAddress(trx, id, input.companyAddress);
+            return accountRepository.insert(trx, {
+              id,
+              name: input.name,
+              company_name: input.companyName ?? null,
+              logo_url: input.logoUrl ?? null,
+              company_address: input.companyAddress ?? null,
+              created_at: now,
+              updated_at: now,
+            });
+          }),
+        );
+      } catch (error) {
+        throw uniqueAddressConflict(error, input.companyAddress);
+      }
+    },
+
+    async get(id: string): Promise<AccountView> {
+      const row = await accountRepository.find(db, id);
+      if (!row) throw notFound('Account');
+      return toAccountView(row);
+    },
+
+    async update(id: string, patch: AccountPatch): Promise<AccountView> {
+      if (patch.dpaAccepted === false) {
+        throw badRequest('dpaAccepted can only be set to true; an accepted addendum is not withdrawn here.', {
+          field: 'dpaAccepted',
+        });
+      }
+      const now = clock.now();
+      try {
+        return toAccountView(
+          await db.transaction().execute(async (trx) => {
+            const current = await accountRepository.findForUpdate(trx, id);
+            if (!current) throw notFound('Account');
+            const changes: Record<string, unknown> = { updated_at: now };
+            if (patch.name !== undefined) changes.name = patch.name;
+            if (patch.companyName !== undefined) changes.company_name = patch.companyName;
+            if (patch.logoUrl !== undefined) changes.logo_url = patch.logoUrl;
+            if (patch.dpaAccepted === true && current.dpa_accepted_at === null) changes.dpa_accepted_at = now;
+            for (const [name, value] of Object.entries(patch.limits ?? {}) as [LimitName, number][]) {
+              changes[LIMIT_COLUMNS[name]] = value;
+            }
+            if (patch.companyAddress !== undefined && patch.companyAddress !== current.company_address) {
+              if (patch.companyAddress === null) {
+                throw badRequest('companyAddress cannot be removed once chosen; choose a new one instead.', {
+                  field: 'companyAddress',
+                });
+              }
+              await claimAddress(trx, id, patch.companyAddress);
+              // Moving back to an old address takes it out of the redirects; the one left becomes one.
+              await accountRepository.reclaimAddress(trx, id, patch.companyAddress);
+              if (current.company_address !== null) {
+                await accountRepository.retireAddress(trx, id, current.company_address, now);
+              }
+              changes.company_address = patch.companyAddress;
+            }
+            return accountRepository.update(trx, id, changes);
+          }),
+        );
+      } catch (error) {
+        throw uniqueAddressConflict(error, patch.companyAddress);
+      }
+    },
+  };
+}
+
+/** Two accounts racing for one address: the loser's unique violation becomes the same 409. */
+function uniqueAddressConflict(error: unknown, address: string | null | undefined): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === '23505' && address) {
+    return conflict(`The company address "${address}" is taken by another account.`, {
+      field: 'companyAddress',
+    });
+  }
+  return error;
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

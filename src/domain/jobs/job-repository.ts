@@ -1,0 +1,127 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/connect.ts';
+import type { JobsTable } from '../../db/schema.ts';
+
+export type JobRow = Selectable<JobsTable>;
+export type PublicStatus = 'published' | 'closed' | 'expired';
+
+export interface JobChanges {
+  status?: JobRow['status'];
+  content?: Record<string, unknown>;
+  staged?: Record<string, unknown> | null;
+  slug?: string | null;
+  expires_at?: Date | null;
+  max_matches?: number | null;
+  managed_since?: Date | null;
+  first_published_at?: Date | null;
+  posted_at?: Date | null;
+  closed_at?: Date | null;
+  updated_at?: Date;
+}
+
+function serialise(changes: JobChanges) {
+  const { content, staged, ...rest } = changes;
+  return {
+    ...rest,
+    ...(content !== undefined ? { content: JSON.stringify(content) } : {}),
+    ...(staged !== undefined ? { staged: staged === null ? null : JSON.stringify(staged) } : {}),
+  };
+}
+
+export const jobRepository = {
+  async insert(
+    db: Db,
+    row: Omit<JobRow, 'content' | 'staged'> & { content: Record<string, unknown> },
+  ): Promise<JobRow> {
+    return db
+      .insertInto('jobs')
+      .values({ ...row, content: JSON.stringify(row.content), staged: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async find(db: Db, accountId: string, id: string, forUpdate = false): Promise<JobRow | undefined> {
+    let query = db.selectFrom('jobs').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+    if (forUpdate) query = query.forUpdate();
+    return query.executeTakeFirst();
+  },
+
+  async update(db: Db, accountId: string, id: string, changes: JobChanges): Promise<JobRow> {
+    return db
+      .updateTable('jobs')
+      .set(serialise(changes))
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async slugTaken(db: Db, accountId: string, slug: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Managed ads holding a slot now: managed, published, not past their expiry. */
+  async countManaged(db: Db, accountId: string, now: Date): Promise<number> {
+    const row = await db
+      .selectFrom('jobs')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('account_id', '=', accountId)
+      .where('managed_since', 'is not', null)
+      .where('status', '=', 'published')
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirstOrThrow();
+    return row.n;
+  },
+
+  /**
+   * One keyset page of the account's public jobs, newest first. Ids are time-ordered and never
+   * change, so a page boundary stays put while jobs are created or edited meanwhile.
+   */
+  async listPublic(
+    db: Db,
+    query: {
+      accountId: string;
+      statuses: ReadonlySet<PublicStatus>;
+      updatedSince: Date | null;
+      afterId: string | null;
+      limit: number;
+      now: Date;
+    },
+  ): Promise<JobRow[]> {
+    const { statuses, now } = query;
+    let q = db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('account_id', '=', query.accountId)
+      .where('status', '<>', 'draft');
+    if (statuses.size < 3) {
+      q = q.where((eb) => {
+        const live = eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+        const parts = [];
+        if (statuses.has('published')) parts.push(eb.and([eb('status', '=', 'published'), live]));
+        if (statuses.has('expired'))
+          parts.push(eb.and([eb('status', '=', 'published'), eb('expires_at', '<=', now)]));
+        if (statuses.has('closed')) parts.push(eb('status', '=', 'closed'));
+        return eb.or(parts);
+      });
+    }
+    if (query.updatedSince) q = q.where('updated_at', '>=', query.updatedSince);
+    if (query.afterId) q = q.where('id', '<', query.afterId);
+    return q.orderBy('id', 'desc').limit(query.limit).execute();
+  },
+
+  async listAll(db: Db, accountId: string): Promise<JobRow[]> {
+    return db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id', 'desc')
+      .execute();
+  },
+};

@@ -1,0 +1,391 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { AuthoredJob, JobCreate, JobEdit } from '../../contract/job.ts';
+import { WORD_FIELDS } from '../../contract/job.ts';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { newId } from '../../lib/ids.ts';
+import { DAY_MS, parseInstant } from '../../lib/time.ts';
+import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
+import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import { type JobChanges, type JobRow, type PublicStatus, jobRepository } from './job-repository.ts';
+import { isManaged, statusAt, toJobView } from './job-view.ts';
+import { slugify } from './slug.ts';
+
+type Words = Record<string, unknown>;
+/** Stores the HTTP answer inside the write's transaction (Idempotency-Key); optional. */
+export type Seal<T> = (trx: Db, result: T) => Promise<void>;
+
+const LOCKED_WHEN_MANAGED = ['title', 'category'] as const;
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+const PUBLIC: readonly PublicStatus[] = ['published', 'closed', 'expired'];
+
+export interface EditResult {
+  job: AuthoredJob;
+  pendingRevision: boolean;
+}
+export interface ConsoleJob extends AuthoredJob {
+  managed: boolean;
+  pendingRevision: boolean;
+  stagedRevision: Words | null;
+  maxMatches: number | null;
+}
+
+function pickWords(input: Words): Words {
+  const words: Words = {};
+  for (const field of WORD_FIELDS) if (input[field] !== undefined) words[field] = input[field];
+  return words;
+}
+
+function checkWords(words: Words): void {
+  const salary = words.salary as { min?: number; max?: number; currency?: string } | null | undefined;
+  if (salary?.min !== undefined && salary.max !== undefined && salary.min > salary.max) {
+    throw badRequest('salary.min must not exceed salary.max.', { field: 'salary.min' });
+  }
+  if (salary?.currency !== undefined && !CURRENCIES.has(salary.currency)) {
+    throw badRequest(`salary.currency "${salary.currency}" is not an ISO 4217 currency code.`, {
+      field: 'salary.currency',
+    });
+  }
+}
+
+function readExpiry(value: string | null | undefined, now: Date): Date | null | undefined {
+  if (value === undefined || value === null) return value;
+  const at = parseInstant(value);
+  if (at === null) throw badRequest('expiresAt must be an ISO 8601 date-time.', { field: 'expiresAt' });
+  if (at.getTime() <= now.getTime())
+    throw badRequest('expiresAt must be in the future.', { field: 'expiresAt' });
+  return at;
+}
+
+/** Which of title and category would change on a managed ad, directly or by promotion. */
+function lockedChanges(live: Words, sent: Words, promotedLive: Words | null): string[] {
+  return LOCKED_WHEN_MANAGED.filter(
+    (field) =>
+      (field in sent && !isDeepStrictEqual(sent[field], live[field])) ||
+      (promotedLive !== null && !isDeepStrictEqual(promotedLive[field], live[field])),
+  );
+}
+
+function lockedError(fields: string[]): AppError {
+  return new AppError(
+    'managed_ad_locked',
+    `This ad is managed: ${fields.join(' and ')} cannot change while it is.`,
+    { fields },
+  );
+}
+
+export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: string }) {
+  const { db, clock, publicBaseUrl } = deps;
+
+  async function account(trx: Db, accountId: string, forUpdate = false): Promise<AccountRow> {
+    const row = forUpdate
+      ? await accountRepository.findForUpdate(trx, accountId)
+      : await accountRepository.find(trx, accountId);
+    if (!row) throw notFound('Account');
+    return row;
+  }
+
+  async function jobFor(trx: Db, accountId: string, jobId: string): Promise<JobRow> {
+    const row = await jobRepository.find(trx, accountId, jobId, true);
+    if (!row) throw notFound('Job');
+    return row;
+  }
+
+  const view = (row: JobRow, acc: AccountRow, now: Date) => toJobView(row, acc, now, publicBaseUrl);
+
+  async function uniqueSlug(trx: Db, accountId: string, title: string): Promise<string> {
+    const base = slugify(title);
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? base : `${base.slice(0, 55)}-${n}`;
+      if (!(await jobRepository.slugTaken(trx, accountId, candidate))) return candidate;
+    }
+  }
+
+  async function publishIn(trx: Db, accountId: string, jobId: string, expiryDays: number | null | undefined) {
+    // The account row lock serialises publishes of one account: slugs and the address stay consistent.
+    const acc = await account(trx, accountId, true);
+    const row = await jobFor(trx, accountId, jobId);
+    const now = clock.now();
+    const status = statusAt(row, now);
+    if (status === 'published') {
+      // Already live: nothing changes, except an expiry the caller explicitly sent.
+      if (expiryDays === undefined) return { job: view(row, acc, now), firstPublish: false };
+      const updated = await jobRepository.update(trx, accountId, jobId, {
+        expires_at: expiryDays === null ? null : new Date(now.getTime() + expiryDays * DAY_MS),
+        updated_at: now,
+      });
+      return { job: view(updated, acc, now), firstPublish: false };
+    }
+    const words = { ...(row.content as Words), ...((row.staged as Words | null) ?? {}) };
+    const firstPublish = row.first_published_at === null;
+    const missing: string[] = [];
+    if (typeof words.title !== 'string' || words.title.trim() === '') missing.push('title');
+    if (typeof words.description !== 'string' || words.description.trim() === '') missing.push('description');
+    if (firstPublish && !words.category) missing.push('category');
+    if (missing.length > 0) {
+      throw new AppError('not_publishable', `The job cannot be published without ${missing.join(', ')}.`, {
+        missing,
+      });
+    }
+    if (acc.company_address === null) {
+      throw new AppError(
+        'company_address_required',
+        'Choose a company address in the account console first, then publish again with a new Idempotency-Key.',
+      );
+    }
+    let expiresAt: Date | null;
+    if (expiryDays !== undefined)
+      expiresAt = expiryDays === null ? null : new Date(now.getTime() + expiryDays * DAY_MS);
+    else
+      expiresAt = row.expires_at !== null && row.expires_at.getTime() > now.getTime() ? row.expires_at : null;
+    const updated = await jobRepository.update(trx, accountId, jobId, {
+      status: 'published',
+      content: words,
+      staged: null,
+      slug: row.slug ?? (await uniqueSlug(trx, accountId, String(words.title))),
+      expires_at: expiresAt,
+      managed_since: null,
+      first_published_at: row.first_published_at ?? now,
+      posted_at: now,
+      closed_at: null,
+      updated_at: now,
+    });
+    return { job: view(updated, acc, now), firstPublish };
+  }
+
+  async function promoteIn(trx: Db, accountId: string, jobId: string): Promise<EditResult> {
+    const acc = await account(trx, accountId);
+    const row = await jobFor(trx, accountId, jobId);
+    const now = clock.now();
+    const staged = row.staged as Words | null;
+    if (staged === null) return { job: view(row, acc, now), pendingRevision: false };
+    if (isManaged(row, now)) {
+      const fields = lockedChanges(row.content as Words, {}, staged);
+      if (fields.length > 0) throw lockedError(fields);
+    }
+    const updated = await jobRepository.update(trx, accountId, jobId, {
+      content: staged,
+      staged: null,
+      updated_at: now,
+    });
+    return { job: view(updated, acc, now), pendingRevision: false };
+  }
+
+  return {
+    async create(accountId: string, input: JobCreate, seal?: Seal<AuthoredJob>): Promise<AuthoredJob> {
+      const now = clock.now();
+      const words = pickWords(input);
+      checkWords(words);
+      const expiresAt = readExpiry(input.expiresAt, now) ?? null;
+      return db.transaction().execute(async (trx) => {
+        const acc = await account(trx, accountId);
+        const row = await jobRepository.insert(trx, {
+          id: newId('job', now),
+          account_id: accountId,
+          status: 'draft',
+          content: words,
+          slug: null,
+          expires_at: expiresAt,
+          max_matches: input.maxMatches ?? null,
+          managed_since: null,
+          first_published_at: null,
+          posted_at: null,
+          closed_at: null,
+          created_at: now,
+          updated_at: now,
+        });
+        const job = view(row, acc, now);
+        await seal?.(trx, job);
+        return job;
+      });
+    },
+
+    /**
+     * On a draft the words change at once. On a published, closed or expired ad they are staged
+     * (the live words stay) until promoted. expiresAt and maxMatches always apply at once.
+     */
+    async edit(accountId: string, jobId: string, input: JobEdit): Promise<EditResult> {
+      const now = clock.now();
+      const sent = pickWords(input);
+      checkWords(sent);
+      const expiresAt = readExpiry(input.expiresAt, now);
+      return db.transaction().execute(async (trx) => {
+        const acc = await account(trx, accountId);
+        const row = await jobFor(trx, accountId, jobId);
+        const status = statusAt(row, now);
+        const live = row.content as Words;
+        const changes: JobChanges = {};
+        if (status === 'draft') {
+          if (Object.keys(sent).length > 0) changes.content = { ...live, ...sent };
+        } else {
+          let staged: Words | null = { ...((row.staged as Words | null) ?? live), ...sent };
+          if (isDeepStrictEqual(staged, live)) staged = null;
+          const promote = input.publishEdits === true;
+          if (isManaged(row, now)) {
+            const fields = lockedChanges(live, sent, promote ? (staged ?? live) : null);
+            if (fields.length > 0) throw lockedError(fields);
+          }
+          if (promote && staged !== null) {
+            changes.content = staged;
+            changes.staged = null;
+          } else if (!isDeepStrictEqual(staged, row.staged)) {
+            changes.staged = staged;
+          }
+          // An expired ad's slot was freed when it expired; extending its expiry does not retake it.
+          if (status === 'expired' && row.managed_since !== null) changes.managed_since = null;
+        }
+        if (expiresAt !== undefined && expiresAt?.getTime() !== row.expires_at?.getTime())
+          changes.expires_at = expiresAt;
+        if (input.maxMatches !== undefined && input.maxMatches !== row.max_matches)
+          changes.max_matches = input.maxMatches;
+        let result = row;
+        if (Object.keys(changes).length > 0) {
+          result = await jobRepository.update(trx, accountId, jobId, { ...changes, updated_at: now });
+        }
+        return { job: view(result, acc, now), pendingRevision: result.staged !== null };
+      });
+    },
+
+    async publish(
+      accountId: string,
+      jobId: string,
+      body: { expiryDays?: number | null },
+      seal?: Seal<{ job: AuthoredJob; firstPublish: boolean }>,
+    ): Promise<{ job: AuthoredJob; firstPublish: boolean }> {
+      return db.transaction().execute(async (trx) => {
+        const result = await publishIn(trx, accountId, jobId, body.expiryDays);
+        await seal?.(trx, result);
+        return result;
+      });
+    },
+
+    async close(accountId: string, jobId: string, seal?: Seal<AuthoredJob>): Promise<AuthoredJob> {
+      return db.transaction().execute(async (trx) => {
+        const acc = await account(trx, accountId);
+        const row = await jobFor(trx, accountId, jobId);
+        const now = clock.now();
+        const status = statusAt(row, now);
+        if (status !== 'published')
+          throw conflict(`Only a published job can be closed; this one is ${status}.`, { status });
+        const updated = await jobRepository.update(trx, accountId, jobId, {
+          status: 'closed',
+          closed_at: now,
+          managed_since: null,
+          updated_at: now,
+        });
+        const job = view(updated, acc, now);
+        await seal?.(trx, job);
+        return job;
+      });
+    },
+
+    /** A job as `jobs:read` sees it: drafts do not exist there. */
+    async get(accountId: string, jobId: string): Promise<AuthoredJob> {
+      const row = await jobRepository.find(db, accountId, jobId);
+      if (!row || row.status === 'draft') throw notFound('Job');
+      return view(row, await account(db, accountId), clock.now());
+    },
+
+    async list(
+      accountId: string,
+      query: { status?: string; updatedSince?: string; limit?: number; cursor?: string },
+    ): Promise<{ jobs: AuthoredJob[]; nextCursor: string | null }> {
+      const statuses = new Set<PublicStatus>();
+      if (query.status === undefined) for (const s of PUBLIC) statuses.add(s);
+      else {
+        for (const part of query.status.split(',')) {
+          const s = part.trim();
+          if (!(PUBLIC as readonly string[]).includes(s)) {
+            throw badRequest(
+              `status must be a comma-separated subset of ${PUBLIC.join(', ')}; "${s}" is not one.`,
+              { field: 'status' },
+            );
+          }
+          statuses.add(s as PublicStatus);
+        }
+      }
+      let updatedSince: Date | null = null;
+      if (query.updatedSince !== undefined) {
+        updatedSince = parseInstant(query.updatedSince);
+        if (updatedSince === null) {
+          throw badRequest('updatedSince must be an ISO 8601 timestamp or epoch milliseconds.', {
+            field: 'updatedSince',
+          });
+        }
+      }
+      let afterId: string | null = null;
+      if (query.cursor !== undefined) {
+        afterId = decodeCursor(query.cursor);
+        if (afterId === null)
+          throw badRequest('cursor is not a cursor this API handed out.', { field: 'cursor' });
+      }
+      const limit = query.limit ?? 50;
+      const now = clock.now();
+      const acc = await account(db, accountId);
+      const rows = await jobRepository.listPublic(db, {
+        accountId,
+        statuses,
+        updatedSince,
+        afterId,
+        limit: limit + 1,
+        now,
+      });
+      const page = rows.slice(0, limit);
+      const nextCursor = rows.length > limit ? encodeCursor(page.at(-1)!.id) : null;
+      return { jobs: page.map((row) => view(row, acc, now)), nextCursor };
+    },
+
+    async listForConsole(accountId: string): Promise<ConsoleJob[]> {
+      const acc = await account(db, accountId);
+      const now = clock.now();
+      return (await jobRepository.listAll(db, accountId)).map((row) => ({
+        ...view(row, acc, now),
+        managed: isManaged(row, now),
+        pendingRevision: row.staged !== null,
+        stagedRevision: row.staged as Words | null,
+        maxMatches: row.max_matches,
+      }));
+    },
+
+    async promote(accountId: string, jobId: string): Promise<EditResult> {
+      return db.transaction().execute((trx) => promoteIn(trx, accountId, jobId));
+    },
+
+    async manage(accountId: string, jobId: string): Promise<{ job: AuthoredJob; managed: true }> {
+      return db.transaction().execute(async (trx) => {
+        // The account row lock makes the slot count and the take one step: two calls cannot share a slot.
+        const acc = await account(trx, accountId, true);
+        const row = await jobFor(trx, accountId, jobId);
+        const now = clock.now();
+        const status = statusAt(row, now);
+        if (status !== 'published')
+          throw conflict(`Only a published job can be managed; this one is ${status}.`, { status });
+        if (isManaged(row, now)) return { job: view(row, acc, now), managed: true };
+        if ((await jobRepository.countManaged(trx, accountId, now)) >= acc.managed_ad_slots) {
+          throw new AppError(
+            'no_slot_available',
+            `Every one of the account's ${acc.managed_ad_slots} managed-ad slots is taken.`,
+          );
+        }
+        const updated = await jobRepository.update(trx, accountId, jobId, { managed_since: now });
+        return { job: view(updated, acc, now), managed: true };
+      });
+    },
+
+    async unmanage(accountId: string, jobId: string): Promise<{ job: AuthoredJob; managed: false }> {
+      return db.transaction().execute(async (trx) => {
+        const acc = await account(trx, accountId);
+        const row = await jobFor(trx, accountId, jobId);
+        const now = clock.now();
+        const updated =
+          row.managed_since === null
+            ? row
+            : await jobRepository.update(trx, accountId, jobId, { managed_since: null });
+        return { job: view(updated, acc, now), managed: false };
+      });
+    },
+  };
+}
+
+export type JobService = ReturnType<typeof createJobService>;

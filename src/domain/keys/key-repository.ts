@@ -1,0 +1,57 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/connect.ts';
+import type { ApiKeysTable } from '../../db/schema.ts';
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+export interface KeyPrincipalRow {
+  key_id: string;
+  account_id: string;
+  scopes: string[];
+  secret_hash: string;
+  last_used_at: Date | null;
+  requests_per_minute: number;
+}
+
+export const keyRepository = {
+  async insert(db: Db, row: ApiKeyRow): Promise<ApiKeyRow> {
+    return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async listForAccount(db: Db, accountId: string): Promise<ApiKeyRow[]> {
+    return db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+  },
+
+  async revoke(db: Db, accountId: string, keyId: string, at: Date): Promise<boolean> {
+    const row = await db
+      .updateTable('api_keys')
+      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
+      .where('account_id', '=', accountId)
+      .where('id', '=', keyId)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** A live key by the hash of its secret, with what each request needs of its account. */
+  async findLiveByHash(db: Db, secretHash: string): Promise<KeyPrincipalRow | undefined> {
+    return db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .select([
+        'k.id as key_id',
+        'k.account_id',
+        'k.scopes',
+        'k.secret_hash',
+        'k.last_used_at',
+        'a.requests_per_minute',
+      ])
+      .where('k.secret_hash', '=', secretHash)
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
+  },
+
+  async touch(db: Db, keyId: string, at: Date): Promise<void> {
+    await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+  },
+};

@@ -1,0 +1,116 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, randomToken } from '../../lib/ids.ts';
+import { accountRepository } from '../accounts/account-repository.ts';
+import { AppError, badRequest, notFound } from '../errors.ts';
+import { type ApiKeyRow, keyRepository } from './key-repository.ts';
+import { SCOPES, type Scope, isScope } from './scopes.ts';
+
+export interface KeyView {
+  id: string;
+  name: string | null;
+  scopes: Scope[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  scopes: ReadonlySet<Scope>;
+  requestsPerMinute: number;
+}
+
+const SECRET_PREFIX = 'cak_';
+// lastUsedAt is for people; writing it on every request would turn each read into a write.
+const TOUCH_INTERVAL_MS = 60_000;
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function toKeyView(row: ApiKeyRow): KeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes.filter(isScope),
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+export function createKeyService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    async mint(
+      accountId: string,
+      input: { scopes: string[]; name?: string | null },
+    ): Promise<{ key: KeyView; secret: string }> {
+      const unknown = input.scopes.filter((scope) => !isScope(scope));
+      if (unknown.length > 0) {
+        throw badRequest(`Unknown scope "${unknown[0]}"; scopes are ${SCOPES.join(', ')}.`, {
+          field: 'scopes',
+        });
+      }
+      const scopes = [...new Set(input.scopes)] as Scope[];
+      const account = await accountRepository.find(db, accountId);
+      if (!account) throw notFound('Account');
+      if (scopes.includes('applications:write') && account.dpa_accepted_at === null) {
+        throw new AppError(
+          'dpa_required',
+          'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
+        );
+      }
+      const now = clock.now();
+      const secret = SECRET_PREFIX + randomToken(32);
+      const row = await keyRepository.insert(db, {
+        id: newId('key', now),
+        account_id: accountId,
+        name: input.name ?? null,
+        scopes,
+        secret_hash: hashSecret(secret),
+        created_at: now,
+        last_used_at: null,
+        revoked_at: null,
+      });
+      return { key: toKeyView(row), secret };
+    },
+
+    async list(accountId: string): Promise<KeyView[]> {
+      if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
+      return (await keyRepository.listForAccount(db, accountId)).map(toKeyView);
+    },
+
+    async revoke(accountId: string, keyId: string): Promise<void> {
+      if (!(await keyRepository.revoke(db, accountId, keyId, clock.now()))) throw notFound('Key');
+    },
+
+    /**
+     * The principal behind a presented secret, read from the database on every request so that a
+     * revocation holds from the next request on every instance. The lookup is by SHA-256 of the
+     * secret (an index probe whose timing says nothing about the secret); the hash found is
+     * compared again in constant time.
+     */
+    async authenticate(secret: string): Promise<Principal | null> {
+      if (secret.length < 8 || secret.length > 200) return null;
+      const presented = hashSecret(secret);
+      const row = await keyRepository.findLiveByHash(db, presented);
+      if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(presented))) return null;
+      const now = clock.now();
+      if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+        await keyRepository.touch(db, row.key_id, now);
+      }
+      return {
+        keyId: row.key_id,
+        accountId: row.account_id,
+        scopes: new Set(row.scopes.filter(isScope)),
+        requestsPerMinute: row.requests_per_minute,
+      };
+    },
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;

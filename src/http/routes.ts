@@ -1,0 +1,41 @@
+import { createAccount } from './console/accounts/create-account.ts';
+import { getAccount } from './console/accounts/get-account.ts';
+import { updateAccount } from './console/accounts/update-account.ts';
+import {
+  consolePublishJob,
+  listAccountJobs,
+  manageJob,
+  promoteJob,
+  unmanageJob,
+} from './console/jobs/job-routes.ts';
+import { createKey } from './console/keys/create-key.ts';
+import { listKeys } from './console/keys/list-keys.ts';
+import { revokeKey } from './console/keys/revoke-key.ts';
+import type { Route } from './types.ts';
+import { closeJob } from './v1/jobs/close-job.ts';
+import { createJob } from './v1/jobs/create-job.ts';
+import { editJob } from './v1/jobs/edit-job.ts';
+import { getJob } from './v1/jobs/get-job.ts';
+import { listJobs } from './v1/jobs/list-jobs.ts';
+import { publishJob } from './v1/jobs/publish-job.ts';
+
+/** Every route of the service, public and console. */
+export const routes: Route[] = [
+  listJobs,
+  getJob,
+  createJob,
+  editJob,
+  publishJob,
+  closeJob,
+  createAccount,
+  getAccount,
+  updateAccount,
+  createKey,
+  listKeys,
+  revokeKey,
+  listAccountJobs,
+  consolePublishJob,
+  promoteJob,
+  manageJob,
+  unmanageJob,
+];

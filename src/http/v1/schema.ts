@@ -1,0 +1,55 @@
+import { type TSchema, Type } from 'typebox';
+import { documentedErrors } from '../../contract/errors.ts';
+import type { ErrorCode } from '../../domain/errors.ts';
+
+const RATE_LIMIT_NOTE =
+  'Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.';
+
+/**
+ * The OpenAPI part of a public /v1 route's schema (summary, scope, headers, answers with the shared
+ * errors attached); the route adds its own params, querystring and body beside it.
+ */
+export function v1Docs(options: {
+  summary: string;
+  tag: 'jobs' | 'applications' | 'screening';
+  scope: string;
+  success: Record<number, TSchema>;
+  errors?: ErrorCode[];
+  rateLimited?: boolean;
+  idempotency?: 'optional' | 'required';
+}) {
+  const rateLimited = options.rateLimited !== false;
+  const notes = [`Scope \`${options.scope}\`.`];
+  if (rateLimited) notes.push(RATE_LIMIT_NOTE);
+  const errors: ErrorCode[] = [...(options.errors ?? [])];
+  if (options.idempotency) {
+    notes.push(
+      options.idempotency === 'required'
+        ? 'Idempotency-Key is required: a retry with the same key and body replays the first answer (24 hours); another body, or the first still running, is 409 `conflict`.'
+        : 'Idempotency-Key is optional and recommended: a retry with the same key and body replays the first answer (24 hours); another body, or the first still running, is 409 `conflict`.',
+    );
+    errors.push('conflict');
+  }
+  return {
+    summary: options.summary,
+    description: notes.join(' '),
+    tags: [options.tag],
+    ...(options.idempotency
+      ? {
+          headers: Type.Object({
+            'idempotency-key': Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: 255,
+                description: 'A unique key per intended request, up to 255 characters.',
+              }),
+            ),
+          }),
+        }
+      : {}),
+    response: { ...options.success, ...documentedErrors(errors, { rateLimited }) },
+  };
+}
+
+export const JobRef = Type.Ref('Job');
+export const AuthoredJobRef = Type.Ref('AuthoredJob');

@@ -1,0 +1,154 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
+
+export interface RenderedError {
+  statusCode: number;
+  body: string;
+}
+
+/** The one renderer: `{ error: { code, message, requestId, ...extra } }`. */
+export function renderError(error: AppError, requestId: string): RenderedError {
+  const body = { error: { code: error.code, message: error.message, requestId, ...error.extra } };
+  return { statusCode: error.status, body: JSON.stringify(body) };
+}
+
+function fieldName(
+  context: string | undefined,
+  instancePath: string,
+  missing?: string,
+  extra?: string,
+): string {
+  const parts = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (missing) parts.push(missing);
+  if (extra) parts.push(extra);
+  const path = parts.reduce(
+    (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
+    '',
+  );
+  return path || (context ?? 'body');
+}
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns the first schema violation into a message that names the field, and the field itself. */
+export function describeValidation(
+  issue: AjvIssue,
+  context: string | undefined,
+): { message: string; field: string } {
+  const where =
+    context === 'querystring'
+      ? 'query parameter'
+      : context === 'params'
+        ? 'path parameter'
+        : context === 'headers'
+          ? 'header'
+          : 'field';
+  if (issue.keyword === 'additionalProperties') {
+    const field = fieldName(context, issue.instancePath, undefined, String(issue.params.additionalProperty));
+    return { field, message: `${field} is not an accepted ${where}; remove it.` };
+  }
+  if (issue.keyword === 'required') {
+    const field = fieldName(context, issue.instancePath, String(issue.params.missingProperty));
+    return { field, message: `${field} is required.` };
+  }
+  const field = fieldName(context, issue.instancePath);
+  if (issue.keyword === 'enum') {
+    const allowed = (issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+    return { field, message: `${field} must be one of ${allowed}.` };
+  }
+  if (issue.keyword === 'type' && context === 'body' && issue.instancePath === '') {
+    return { field: 'body', message: 'The request body must be a JSON object.' };
+  }
+  return { field, message: `${field} ${issue.message ?? 'is invalid'}.` };
+}
+
+/** Maps what Fastify itself throws (parsing, limits, validation) into the catalogue. */
+export function toAppError(error: FastifyError): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error.validation && error.validation.length > 0) {
+    const { message, field } = describeValidation(error.validation[0] as AjvIssue, error.validationContext);
+    return new AppError('bad_request', message, { field });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(
+        'unsupported_media_type',
+        'Send the body as JSON with Content-Type: application/json.',
+      );
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(
+        'payload_too_large',
+        'The request body is larger than the service accepts (1 MiB).',
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(
+        'bad_request',
+        'The body is empty but Content-Type says JSON; send a JSON object or no Content-Type.',
+      );
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('bad_request', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('bad_request', 'Content-Length does not match the body sent.');
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return new AppError('bad_request', 'The request URL is malformed.');
+  }
+  if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
+    return new AppError('bad_request', 'The request body is not valid JSON.');
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ??
+      'bad_request') as ErrorCode;
+    return new AppError(code, error.message);
+  }
+  return null;
+}
+
+export type ErrorObserver = (
+  request: FastifyRequest,
+  error: AppError,
+  rendered: RenderedError,
+) => Promise<void>;
+
+export function sendError(reply: FastifyReply, error: AppError, requestId: string): RenderedError {
+  const rendered = renderError(error, requestId);
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  reply.code(rendered.statusCode).type('application/json; charset=utf-8').send(rendered.body);
+  return rendered;
+}
+
+export function registerErrorHandling(app: FastifyInstance, onError: ErrorObserver): void {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    let appError = toAppError(error);
+    if (appError === null) {
+      request.log.error({ err: error }, 'unexpected failure');
+      appError = new AppError(
+        'internal',
+        'Something went wrong on our side. Quote the requestId to support.',
+      );
+    } else if (appError.status >= 500) {
+      request.log.error({ err: error }, 'service failure');
+    }
+    const rendered = renderError(appError, request.id);
+    await onError(request, appError, rendered);
+    sendError(reply, appError, request.id);
+    return reply;
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(
+      reply,
+      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      request.id,
+    );
+  });
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/connect.ts';
+import { AppError, badRequest } from '../domain/errors.ts';
+import { type IdempotencyService, requestHash } from '../domain/idempotency/idempotency-service.ts';
+import type { ErrorObserver } from './error-handler.ts';
+import './types.ts';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Idempotency-Key on POST routes. The key is claimed before the handler (its own transaction);
+ * the answer is stored by the handler's `seal`, inside the transaction of the write it answers.
+ */
+export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): ErrorObserver {
+  app.decorateRequest('idempotencyRecord', null);
+  app.decorateRequest('idempotencySettled', false);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const mode = request.routeOptions.config.idempotency;
+    if (!mode || request.principal === null) return;
+    const raw = request.headers['idempotency-key'];
+    if (raw === undefined) {
+      if (mode === 'required')
+        throw badRequest('This route requires an Idempotency-Key header.', { field: 'Idempotency-Key' });
+      return;
+    }
+    const key = Array.isArray(raw) ? raw[0]! : raw;
+    if (!KEY_PATTERN.test(key)) {
+      throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.', {
+        field: 'Idempotency-Key',
+      });
+    }
+    const route = `${request.method} ${request.routeOptions.url}`;
+    const path = request.url.split('?')[0]!;
+    const claim = await service.claim(
+      { accountId: request.principal.accountId, route, key },
+      requestHash(request.method, path, request.body ?? null),
+    );
+    if (claim.kind === 'replay') {
+      request.idempotencySettled = true;
+      reply
+        .code(claim.statusCode)
+        .header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(claim.body);
+      return reply;
+    }
+    request.idempotencyRecord = claim.record;
+  });
+
+  app.addHook('onResponse', async (request) => {
+    if (request.idempotencyRecord !== null && !request.idempotencySettled) {
+      await service
+        .release(request.idempotencyRecord)
+        .catch((err) => request.log.warn({ err }, 'idempotency release failed'));
+    }
+  });
+
+  // A refusal wrote nothing, so it is stored on its own: the same request gets the same answer.
+  // 5xx and 429 are not kept: they describe the moment, and the retry deserves a fresh try.
+  return async (request: FastifyRequest, error: AppError, rendered) => {
+    const record = request.idempotencyRecord;
+    if (record === null || error.status >= 500 || error.status === 429) return;
+    await service.completeAlone(record, rendered.statusCode, rendered.body);
+    request.idempotencySettled = true;
+  };
+}
+
+export interface Answer<T> {
+  /** Serialises the answer and, under an Idempotency-Key, stores it with the write's transaction. */
+  seal(trx: Db, result: T): Promise<void>;
+  send(reply: FastifyReply): FastifyReply;
+}
+
+export function answerWith<T>(
+  request: FastifyRequest,
+  service: IdempotencyService,
+  statusCode: number,
+  toBody: (result: T) => unknown,
+): Answer<T> {
+  let body: string | null = null;
+  return {
+    async seal(trx, result) {
+      body = JSON.stringify(toBody(result));
+      if (request.idempotencyRecord !== null) {
+        await service.complete(trx, request.idempotencyRecord, statusCode, body);
+      }
+    },
+    send(reply) {
+      if (body === null) throw new AppError('internal', 'The answer was not sealed.');
+      request.idempotencySettled = true;
+      return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+    },
+  };
+}

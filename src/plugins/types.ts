@@ -1,0 +1,21 @@
+import type { RecordKey } from '../domain/idempotency/idempotency-repository.ts';
+import type { Principal } from '../domain/keys/key-service.ts';
+import type { Scope } from '../domain/keys/scopes.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A /v1 route: an API key is required, holding this scope. */
+    scope?: Scope;
+    /** Counted against the key's per-minute limit; every keyed route but screening is. */
+    rateLimited?: boolean;
+    /** POST routes that honour Idempotency-Key. */
+    idempotency?: 'optional' | 'required';
+    /** A /console/v1 route: the operator token is required. */
+    console?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    idempotencyRecord: RecordKey | null;
+    idempotencySettled: boolean;
+  }
+}
