@@ -79,9 +79,22 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
   const { strict, lenient } = validators();
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? strict.compile(schema) : lenient.compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart !== 'body') return lenient.compile(schema);
+    const validate = strict.compile(schema);
+    // A body the route marks optional (Type.Optional) may be left out; Fastify validates it as null.
+    if ((schema as { '~optional'?: boolean })['~optional'] !== true) return validate;
+    const optional = Object.assign(
+      (data: unknown): boolean => {
+        if (data === null) return true;
+        const ok = validate(data);
+        optional.errors = validate.errors;
+        return ok;
+      },
+      { errors: null as typeof validate.errors },
+    );
+    return optional;
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -1,9 +1,9 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { type AppOptions, buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { type DbHandle, openDatabase } from '../src/db/connect.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { createServices } from '../src/deps.ts';
+import { type Services, createServices } from '../src/deps.ts';
 import type { App } from '../src/http/types.ts';
 import { type Clock, ManualClock } from '../src/lib/clock.ts';
 import { type RateLimitStore, memoryStore } from '../src/rate-limit/store.ts';
@@ -17,6 +17,8 @@ export interface TestContext {
   app: App;
   handle: DbHandle;
   clock: ManualClock;
+  /** The services the app was built with (same database and clock). */
+  services: Services;
   close(): Promise<void>;
 }
 
@@ -33,22 +35,34 @@ export async function database(): Promise<DbHandle> {
 }
 
 export async function startApp(
-  options: { clock?: ManualClock; rateLimits?: RateLimitStore; handle?: DbHandle } = {},
+  options: {
+    clock?: ManualClock;
+    rateLimits?: RateLimitStore;
+    handle?: DbHandle;
+    /** A logger for the app (e.g. `{ stream }` to read its log lines); silent when absent. */
+    logger?: AppOptions['logger'];
+    /** Changes the services before the app is built (e.g. to make one method fail). */
+    wrapServices?: (services: Services) => Services;
+  } = {},
 ): Promise<TestContext> {
   const handle = options.handle ?? (await database());
   const clock = options.clock ?? new ManualClock(new Date());
   const rateLimits = options.rateLimits ?? memoryStore();
+  const created = createServices({ handle, clock: clock as Clock, publicBaseUrl: BASE_URL });
+  const services = options.wrapServices ? options.wrapServices(created) : created;
   const app = await buildApp({
-    services: createServices({ handle, clock: clock as Clock, publicBaseUrl: BASE_URL }),
+    services,
     rateLimits,
     clock,
     consoleToken: CONSOLE_TOKEN,
     publicBaseUrl: BASE_URL,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   return {
     app,
     handle,
     clock,
+    services,
     async close() {
       await app.close();
       await rateLimits.close();
@@ -155,4 +169,54 @@ export function errorOf(res: LightMyRequestResponse): {
   [k: string]: unknown;
 } {
   return res.json().error;
+}
+
+/** Listens on an ephemeral port of 127.0.0.1 (real sockets) and answers the base URL. */
+export async function listen(app: App): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+// ---- Jobs: bodies, shortcuts and the stored row ----
+
+/** A JobWrite body with everything a first publish needs; `overrides` replace or add fields. */
+export function jobBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    title: 'Backend Engineer',
+    category: 'engineering',
+    description: '<p>Build the careers service.</p>',
+    ...overrides,
+  };
+}
+
+type JobsClient = ReturnType<typeof client>;
+type AuthoredJob = import('../src/contract/job.ts').AuthoredJob;
+
+/** Creates a draft through POST /v1/jobs and answers the AuthoredJob. */
+export async function createDraft(
+  api: JobsClient,
+  overrides: Record<string, unknown> = {},
+): Promise<AuthoredJob> {
+  const res = await api.post('/v1/jobs', jobBody(overrides));
+  if (res.statusCode !== 201) throw new Error(`create job: ${res.statusCode} ${res.body}`);
+  return res.json().job;
+}
+
+/** Creates and publishes a job; answers the published AuthoredJob. */
+export async function createPublished(
+  api: JobsClient,
+  overrides: Record<string, unknown> = {},
+  publish: Record<string, unknown> = {},
+): Promise<AuthoredJob> {
+  const draft = await createDraft(api, overrides);
+  const res = await api.post(`/v1/jobs/${draft.id}/publish`, publish);
+  if (res.statusCode !== 200) throw new Error(`publish job: ${res.statusCode} ${res.body}`);
+  return res.json().job;
+}
+
+/** The jobs table's row for a job, read straight from the database. */
+export async function jobRow(handle: DbHandle, jobId: string) {
+  return handle.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
 }

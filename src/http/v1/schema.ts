@@ -10,6 +10,7 @@ const RATE_LIMIT_NOTE =
  * errors attached); the route adds its own params, querystring and body beside it.
  */
 export function v1Docs(options: {
+  operationId: string;
   summary: string;
   tag: 'jobs' | 'applications' | 'screening';
   scope: string;
@@ -31,6 +32,7 @@ export function v1Docs(options: {
     errors.push('conflict');
   }
   return {
+    operationId: options.operationId,
     summary: options.summary,
     description: notes.join(' '),
     tags: [options.tag],

@@ -13,6 +13,7 @@ export const closeJob: Route = (app, { jobs, idempotency }) => {
       schema: {
         params: JobParams,
         ...v1Docs({
+          operationId: 'closeJob',
           summary: 'Close a live role',
           tag: 'jobs',
           scope: 'jobs:write',

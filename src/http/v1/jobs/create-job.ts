@@ -13,6 +13,7 @@ export const createJob: Route = (app, { jobs, idempotency }) => {
       schema: {
         body: JobCreate,
         ...v1Docs({
+          operationId: 'createJob',
           summary: 'Create a draft job',
           tag: 'jobs',
           scope: 'jobs:write',

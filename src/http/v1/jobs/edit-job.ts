@@ -13,6 +13,7 @@ export const editJob: Route = (app, { jobs }) => {
         params: JobParams,
         body: JobEdit,
         ...v1Docs({
+          operationId: 'editJob',
           summary: 'Edit a job; on a published ad the words are staged until promoted',
           tag: 'jobs',
           scope: 'jobs:write',

@@ -12,6 +12,7 @@ export const getJob: Route = (app, { jobs }) => {
       schema: {
         params: JobParams,
         ...v1Docs({
+          operationId: 'getJob',
           summary: 'Read one job',
           tag: 'jobs',
           scope: 'jobs:read',

@@ -12,6 +12,7 @@ export const listJobs: Route = (app, { jobs }) => {
       schema: {
         querystring: ListQuery,
         ...v1Docs({
+          operationId: 'listJobs',
           summary: "List the account's published, closed and expired jobs",
           tag: 'jobs',
           scope: 'jobs:read',

@@ -14,6 +14,7 @@ export const publishJob: Route = (app, { jobs, idempotency }) => {
         params: JobParams,
         body: Type.Optional(PublishBody),
         ...v1Docs({
+          operationId: 'publishJob',
           summary: 'Publish a job (take a draft, closed or expired role live)',
           tag: 'jobs',
           scope: 'jobs:write',
