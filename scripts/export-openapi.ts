@@ -1,25 +1,29 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { buildApp } from '../src/app.ts';
-import { openDatabase } from '../src/db/connect.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { createServices } from '../src/deps.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { memoryStore } from '../src/rate-limit/store.ts';
+import { parseConfig } from '../src/config.ts';
+import { createRuntime } from '../src/deps.ts';
 
-/** The OpenAPI document as the service serves it at /v1/openapi.json, built on a throwaway database. */
+/** The OpenAPI document as the service serves it at /v1/openapi.json, built on a throwaway data dir. */
 export async function exportOpenApi(publicBaseUrl = 'https://careers.acme.test'): Promise<unknown> {
-  const handle = await openDatabase({ databaseUrl: null, dataDir: null });
-  await migrate(handle);
-  const rateLimits = memoryStore();
-  const app = await buildApp({
-    services: createServices({ handle, clock: systemClock, publicBaseUrl }),
-    rateLimits,
-    clock: systemClock,
-    consoleToken: 'x'.repeat(32),
-    publicBaseUrl,
-  });
-  const document = app.swagger();
-  await app.close();
-  await rateLimits.close();
-  await handle.close();
-  return document;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-export-'));
+  const config = parseConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: publicBaseUrl });
+  const runtime = await createRuntime(config);
+  try {
+    const app = await buildApp({
+      services: runtime.services,
+      files: runtime.files,
+      rateLimits: runtime.rateLimits,
+      clock: runtime.clock,
+      consoleToken: runtime.consoleToken,
+      publicBaseUrl,
+    });
+    const document = app.swagger();
+    await app.close();
+    return document;
+  } finally {
+    await runtime.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }

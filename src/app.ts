@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { type ConfiguredBlobStore, registerLocalUploadRoute } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { AppError } from './domain/errors.ts';
 import { routes } from './http/routes.ts';
@@ -18,6 +19,8 @@ import type { RateLimitStore } from './rate-limit/store.ts';
 
 export interface AppOptions {
   services: Services;
+  /** The CV store; the local one receives its presigned PUTs through this app. */
+  files: ConfiguredBlobStore;
   rateLimits: RateLimitStore;
   clock: Clock;
   consoleToken: string;
@@ -116,6 +119,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerErrorHandling(app, storeRefusal);
 
   registerProbes(app, options.services, registry);
+  if (options.files.kind === 'local') {
+    registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
+  }
   for (const route of routes) route(app, options.services);
   await app.ready();
   return app;

@@ -3,25 +3,94 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/connect.ts';
 import { migrate, migrationsCurrent } from './db/migrate.ts';
+import { type BlobStore, type ConfiguredBlobStore, createBlobStore } from './blob-store/index.ts';
 import { createAccountService } from './domain/accounts/account-service.ts';
+import { createApplicationService } from './domain/intake/application-service.ts';
+import { createCandidateService } from './domain/intake/candidate-service.ts';
+import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
+import { createUploadService } from './domain/intake/upload-service.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createKeyService } from './domain/keys/key-service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { randomToken } from './lib/ids.ts';
+import { createCvChecker } from './pdf/cv-check.ts';
 import { type RateLimitStore, memoryStore, redisStore } from './rate-limit/store.ts';
+import { buildVirtualCv } from './cv-builder/index.ts';
+import { type VirtualCvBuilder, createCvService } from './domain/cv/cv-service.ts';
+import { mailRepository } from './mail/mail-repository.ts';
+import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
+import { createTaskQueue } from './tasks/queue.ts';
+import { createScreeningService } from './domain/screening/screening-service.ts';
+import { createTaskAdmin } from './tasks/task-admin.ts';
+import { taskRepository } from './tasks/task-repository.ts';
+import type { TaskHandlers } from './tasks/worker.ts';
+
+export interface ServiceDeps {
+  handle: DbHandle;
+  clock: Clock;
+  publicBaseUrl: string;
+  files: BlobStore;
+  inspector: CvInspector;
+  cvLimits: CvLimits;
+  mailer: Mailer;
+  build: VirtualCvBuilder;
+  stagedTtlSeconds: number;
+}
+
+const FINISHED_TASKS_KEPT_MS = 7 * 86_400_000;
 
 /** Composition root: every service built once, from narrow dependencies. */
-export function createServices(deps: { handle: DbHandle; clock: Clock; publicBaseUrl: string }) {
-  const { handle, clock, publicBaseUrl } = deps;
+export function createServices(deps: ServiceDeps) {
+  const { handle, clock, publicBaseUrl, files, inspector, cvLimits } = deps;
   const db = handle.db;
-  const accounts = createAccountService({ db, clock });
+  const queue = createTaskQueue({ clock });
+  const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
+  const idempotency = createIdempotencyService({ db, clock });
+  const cv = createCvService({
+    db,
+    clock,
+    files,
+    inspector,
+    build: deps.build,
+    mailer: deps.mailer,
+    queue,
+    publicBaseUrl,
+    stagedTtlSeconds: deps.stagedTtlSeconds,
+  });
+  const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer });
+  const taskHandlers: TaskHandlers = {
+    'build-cv': (p) => cv.buildCv(p.kind, p.id),
+    'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
+    'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
+    'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
+  };
   return {
-    accounts,
+    accounts: createAccountService({ db, clock }),
+    uploads,
+    applications: createApplicationService({ db, clock, uploads, queue }),
+    candidates: createCandidateService({ db, clock, uploads, files, queue }),
     keys: createKeyService({ db, clock }),
-    idempotency: createIdempotencyService({ db, clock }),
+    idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl }),
+    cv,
+    screening,
+    taskHandlers,
+    tasks: createTaskAdmin({ db, clock }),
+    mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
+    /** Retention and housekeeping; safe to run on several workers at once. */
+    async maintenance() {
+      return {
+        idempotencyRecords: await idempotency.sweep(),
+        uploads: await uploads.sweep(),
+        stagedCvs: await cv.expireStaged(),
+        finishedTasks: await taskRepository.deleteFinished(
+          db,
+          new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),
+        ),
+      };
+    },
   };
 }
 
@@ -29,6 +98,9 @@ export type Services = ReturnType<typeof createServices>;
 
 export interface Runtime {
   handle: DbHandle;
+  /** What the services were built from; tools rebuild services with one part replaced. */
+  serviceDeps: ServiceDeps;
+  files: ConfiguredBlobStore;
   services: Services;
   rateLimits: RateLimitStore;
   clock: Clock;
@@ -57,14 +129,40 @@ export async function createRuntime(config: Config, options: { clock?: Clock } =
   await migrate(handle);
   const rateLimits = config.redisUrl ? redisStore(config.redisUrl) : memoryStore();
   const { token, source } = resolveConsoleToken(config);
+  const files = createBlobStore(config, {
+    publicBaseUrl: config.http.publicBaseUrl,
+    dataDir: config.dataDir,
+    clock,
+  });
+  const cvLimits = { maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages };
+  const checker = createCvChecker(cvLimits);
+  const mailer = config.mail.smtpUrl
+    ? smtpMailer({ db: handle.db, clock, url: config.mail.smtpUrl, from: config.mail.from })
+    : outboxMailer({ db: handle.db, clock });
+  const serviceDeps: ServiceDeps = {
+    handle,
+    clock,
+    publicBaseUrl: config.http.publicBaseUrl,
+    files,
+    inspector: checker,
+    cvLimits,
+    mailer,
+    build: buildVirtualCv as VirtualCvBuilder,
+    stagedTtlSeconds: config.cv.stagedTtlSeconds,
+  };
   return {
     handle,
-    services: createServices({ handle, clock, publicBaseUrl: config.http.publicBaseUrl }),
+    serviceDeps,
+    files,
+    services: createServices(serviceDeps),
     rateLimits,
     clock,
     consoleToken: token,
     consoleTokenSource: source,
     async close() {
+      await mailer.close();
+      await checker.close();
+      await files.close();
       await rateLimits.close();
       await handle.close();
     },

@@ -1,8 +1,10 @@
 import { buildApp } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { createRuntime } from './deps.ts';
+import { loggerOptions } from './plugins/log.ts';
+import { createWorker } from './tasks/worker.ts';
 
-const SWEEP_INTERVAL_MS = 10 * 60_000;
+const SWEEP_INTERVAL_MS = 60_000;
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof parseConfig>;
@@ -18,25 +20,33 @@ async function main(): Promise<void> {
   const runtime = await createRuntime(config);
   const app = await buildApp({
     services: runtime.services,
+    files: runtime.files,
     rateLimits: runtime.rateLimits,
     clock: runtime.clock,
     consoleToken: runtime.consoleToken,
     publicBaseUrl: config.http.publicBaseUrl,
     bodyLimitBytes: config.http.bodyLimitBytes,
-    logger: {
-      level: config.logLevel,
-      // Keys and cookies never reach the log.
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
-    },
+    logger: loggerOptions(config.logLevel),
   });
 
   const timers: NodeJS.Timeout[] = [];
+  const worker = createWorker({
+    db: runtime.handle.db,
+    clock: runtime.clock,
+    handlers: runtime.services.taskHandlers,
+    log: app.log.child({ component: 'worker' }),
+  });
   if (config.role !== 'api') {
-    const sweep = () =>
-      runtime.services.idempotency
-        .sweep()
-        .then((n) => n > 0 && app.log.info({ removed: n }, 'idempotency records swept'))
-        .catch((err: unknown) => app.log.error({ err }, 'idempotency sweep failed'));
+    worker.start();
+    const sweep = async () => {
+      try {
+        const swept = await runtime.services.maintenance();
+        if (runtime.files.kind === 'local') await runtime.files.removeAbandonedTempFiles();
+        if (Object.values(swept).some((n) => n > 0)) app.log.info(swept, 'retention sweep');
+      } catch (err) {
+        app.log.error({ err }, 'retention sweep failed');
+      }
+    };
     void sweep();
     timers.push(setInterval(sweep, SWEEP_INTERVAL_MS).unref());
   }
@@ -58,6 +68,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 25_000).unref();
     try {
       await app.close();
+      await worker.stop();
       await runtime.close();
     } finally {
       clearTimeout(force);

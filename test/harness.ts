@@ -1,4 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { LocalBlobStore } from '../src/blob-store/index.ts';
+import type { CvInspector } from '../src/domain/intake/ports.ts';
+import { createCvChecker } from '../src/pdf/cv-check.ts';
+import { buildVirtualCv } from '../src/cv-builder/index.ts';
+import type { VirtualCvBuilder } from '../src/domain/cv/cv-service.ts';
+import { type Mailer, outboxMailer } from '../src/mail/mailer.ts';
+import { type Worker, createWorker } from '../src/tasks/worker.ts';
 import { type AppOptions, buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { type DbHandle, openDatabase } from '../src/db/connect.ts';
@@ -19,10 +29,31 @@ export interface TestContext {
   clock: ManualClock;
   /** The services the app was built with (same database and clock). */
   services: Services;
+  /** The app's CV store (local, in a temp dir). */
+  files: LocalBlobStore;
+  /** A task worker over the same database and clock; not started: call `drain()` to run what is due. */
+  worker: Worker;
   close(): Promise<void>;
 }
 
 let sharedHandle: Promise<DbHandle> | null = null;
+let sharedChecker: ReturnType<typeof createCvChecker> | null = null;
+const tempDirs: string[] = [];
+
+/** The CV limits tests run with: console.md's defaults. */
+export const CV_LIMITS = { maxBytes: 10_485_760, maxPages: 10 };
+
+/** One warm PDF-checking pool per test file, started on first use. */
+export function cvChecker(): CvInspector {
+  sharedChecker ??= createCvChecker(CV_LIMITS);
+  return sharedChecker;
+}
+
+export function tempDir(prefix = 'careers-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
 
 /** One database per test file: PGlite in memory, or the PostgreSQL server CI gives (migrated once). */
 export async function database(): Promise<DbHandle> {
@@ -43,36 +74,75 @@ export async function startApp(
     logger?: AppOptions['logger'];
     /** Changes the services before the app is built (e.g. to make one method fail). */
     wrapServices?: (services: Services) => Services;
+    /** The PDF checker; the shared warm pool by default. */
+    inspector?: CvInspector;
+    /** The mail transport; the outbox by default. */
+    mailer?: Mailer;
+    stagedTtlSeconds?: number;
   } = {},
 ): Promise<TestContext> {
   const handle = options.handle ?? (await database());
   const clock = options.clock ?? new ManualClock(new Date());
   const rateLimits = options.rateLimits ?? memoryStore();
-  const created = createServices({ handle, clock: clock as Clock, publicBaseUrl: BASE_URL });
+  const files = new LocalBlobStore({
+    dataDir: tempDir(),
+    publicBaseUrl: BASE_URL,
+    signingSecret: 'test-signing-secret-0123456789abcdef',
+    clock,
+  });
+  const mailer = options.mailer ?? outboxMailer({ db: handle.db, clock });
+  const created = createServices({
+    handle,
+    clock: clock as Clock,
+    publicBaseUrl: BASE_URL,
+    files,
+    inspector: options.inspector ?? cvChecker(),
+    cvLimits: CV_LIMITS,
+    mailer,
+    build: buildVirtualCv as VirtualCvBuilder,
+    stagedTtlSeconds: options.stagedTtlSeconds ?? 2_592_000,
+  });
   const services = options.wrapServices ? options.wrapServices(created) : created;
   const app = await buildApp({
     services,
+    files,
     rateLimits,
     clock,
     consoleToken: CONSOLE_TOKEN,
     publicBaseUrl: BASE_URL,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
+  const worker = createWorker({
+    db: handle.db,
+    clock,
+    handlers: services.taskHandlers,
+    log: SILENT_LOG,
+    pollMs: 50,
+  });
   return {
     app,
     handle,
     clock,
     services,
+    files,
+    worker,
     async close() {
+      await worker.stop();
       await app.close();
       await rateLimits.close();
     },
   };
 }
 
+const SILENT_LOG = { info() {}, warn() {}, error() {} };
+
+/** Closes what a test file shared: the database, the PDF pool, the temp dirs. */
 export async function closeDatabase(): Promise<void> {
   if (sharedHandle) await (await sharedHandle).close();
   sharedHandle = null;
+  if (sharedChecker) await sharedChecker.close();
+  sharedChecker = null;
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 type Body = Record<string, unknown> | unknown[] | undefined;
@@ -219,4 +289,352 @@ export async function createPublished(
 /** The jobs table's row for a job, read straight from the database. */
 export async function jobRow(handle: DbHandle, jobId: string) {
   return handle.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
+}
+
+// ---- Application intake: keys, uploads, bodies ----
+
+/** The bytes of a committed PDF fixture (scripts/make-pdf-fixtures.sh says how each was made). */
+export function pdfFixture(name: string): Buffer {
+  return fs.readFileSync(new URL(`./fixtures/pdf/${name}`, import.meta.url));
+}
+
+/**
+ * An account that accepted the DPA, with a key holding applications:write and the job scopes, and
+ * a high per-minute limit so a test's many calls are not rate limited; `limits` add or override.
+ */
+export async function intakeAccount(app: App, fields: Parameters<typeof newAccount>[1] = {}) {
+  const account = await newAccount(app, {
+    ...fields,
+    dpa: true,
+    limits: { requestsPerMinute: 100_000, ...fields.limits },
+  });
+  const key = await newKey(app, account.id, ['applications:write', 'jobs:read', 'jobs:write']);
+  return { account, key, api: client(app, key.secret) };
+}
+
+/** The path and query of an uploadUrl (what app.inject takes). */
+export function uploadPath(uploadUrl: string): string {
+  const url = new URL(uploadUrl);
+  return `${url.pathname}${url.search}`;
+}
+
+/** PUTs bytes to a presigned upload URL through app.inject, as a client would. */
+export async function putUpload(
+  app: App,
+  uploadUrl: string,
+  bytes: Buffer,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'PUT',
+    url: uploadPath(uploadUrl),
+    headers: { 'content-type': 'application/pdf', ...headers },
+    payload: bytes,
+  });
+}
+
+/** POST /v1/uploads for `bytes` (and PUTs them unless `put: false`); answers the slot. */
+export async function uploadPdf(
+  ctx: Pick<TestContext, 'app'>,
+  api: ReturnType<typeof client>,
+  bytes: Buffer,
+  options: { put?: boolean; fileName?: string } = {},
+): Promise<{ uploadId: string; uploadUrl: string; expiresAt: string }> {
+  const res = await api.post('/v1/uploads', {
+    bytes: bytes.length,
+    ...(options.fileName === undefined ? {} : { fileName: options.fileName }),
+  });
+  if (res.statusCode !== 201) throw new Error(`upload slot: ${res.statusCode} ${res.body}`);
+  const slot = res.json() as { uploadId: string; uploadUrl: string; expiresAt: string };
+  if (options.put !== false) {
+    const put = await putUpload(ctx.app, slot.uploadUrl, bytes);
+    if (put.statusCode !== 200) throw new Error(`upload PUT: ${put.statusCode} ${put.body}`);
+  }
+  return slot;
+}
+
+/** A ConsentReceipt accepted at the clock's now; `overrides` replace or add fields. */
+export function consentReceipt(
+  clock: Clock,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    consentTextId: 'console_api_apply',
+    version: 'api_apply_v1',
+    locale: 'en',
+    acceptedAt: clock.now().toISOString(),
+    ip: '203.0.113.7',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Test/1.0',
+    ...overrides,
+  };
+}
+
+/** An ApplicationWrite naming `uploadId`; `overrides` replace or add top-level fields. */
+export function applicationBody(
+  clock: Clock,
+  uploadId: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: 'Marisol Quintero-Ávila',
+    email: `${unique('applicant').toLowerCase()}@example.com`,
+    cv: { uploadId },
+    consent: consentReceipt(clock),
+    lawfulBasis: { attested: true },
+    ...overrides,
+  };
+}
+
+/** A CandidateWrite naming `uploadId`; `overrides` replace or add top-level fields. */
+export function candidateBody(
+  uploadId: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: 'Ana Beatriz Souza',
+    email: `${unique('candidate').toLowerCase()}@example.com`,
+    cv: { uploadId },
+    lawfulBasis: { attested: true },
+    ...overrides,
+  };
+}
+
+/** The uploads table's row for an upload id, or undefined. */
+export async function uploadRow(handle: DbHandle, uploadId: string) {
+  return handle.db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+}
+
+// ---- Virtual CVs and candidate mail: the worker, the outbox, claim links ----
+
+/** Runs the worker until nothing is due (one `drain()` stops after its rounds); answers how many ran. */
+export async function drainAll(worker: Pick<Worker, 'drain'>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ran = await worker.drain();
+    total += ran;
+    if (ran === 0) return total;
+  }
+}
+
+export interface OutboxMessage {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  locale: string;
+  sentAt: string;
+}
+
+/** GET /console/v1/mail?to=: what the outbox transport sent to one address, oldest first. */
+export async function mailTo(app: App, address: string): Promise<OutboxMessage[]> {
+  const res = await consoleCall(app, 'GET', `/mail?to=${encodeURIComponent(address)}`);
+  if (res.statusCode !== 200) throw new Error(`mail list: ${res.statusCode} ${res.body}`);
+  return res.json().messages;
+}
+
+/** Every claim-link URL (`…/cv/<token>`) in a text or an HTML body. */
+export function claimLinksIn(text: string): string[] {
+  return text.match(/https?:\/\/[^\s"'<>]+\/cv\/[^\s"'<>]+/g) ?? [];
+}
+
+/** The path of a link under BASE_URL, which is what app.inject takes. */
+export function linkPath(link: string): string {
+  if (!link.startsWith(`${BASE_URL}/`)) throw new Error(`not a link of ${BASE_URL}: ${link}`);
+  return link.slice(BASE_URL.length);
+}
+
+/** POSTs an empty HTML form to `path`, as a browser's button does. */
+export function postForm(app: App, path: string): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
+}
+
+/**
+ * A one-page CV made by PDFKit (a dev dependency) for a made-up person, so that tests can tell one
+ * candidate's virtual CV from another's.
+ */
+export async function cvPdf(person: {
+  name: string;
+  email: string;
+  employer: string;
+  title: string;
+}): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { CreationDate: new Date('2026-01-01T00:00:00Z') },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+  doc.font('Helvetica-Bold').fontSize(22).text(person.name);
+  doc.font('Helvetica').fontSize(11).text(`${person.email} · +44 20 7946 0018 · Leeds, UK`);
+  doc.moveDown();
+  doc.font('Helvetica-Bold').fontSize(13).text('Experience');
+  doc.font('Helvetica-Bold').fontSize(11).text(`${person.title} — ${person.employer}`);
+  doc.font('Helvetica-Oblique').text('March 2020 – Present');
+  doc.font('Helvetica').text('• Ran the warehouse systems team and halved picking errors.');
+  doc.moveDown();
+  doc.font('Helvetica-Bold').fontSize(13).text('Education');
+  doc.font('Helvetica').fontSize(11).text('BSc Computer Science — University of Leeds');
+  doc.text('2012 – 2015');
+  doc.moveDown();
+  doc.font('Helvetica-Bold').fontSize(13).text('Skills');
+  doc.font('Helvetica').fontSize(11).text('Go, PostgreSQL, Kubernetes');
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A fresh intake account (company `companyName`) with a published job titled `title`, and one
+ * application to it with `cv` (cv-2-pages.pdf by default) whose consent receipt is in `locale`.
+ * Answers the POST's response and what a test needs to follow the application.
+ */
+export async function applyWithCv(
+  ctx: Pick<TestContext, 'app' | 'clock'>,
+  options: {
+    locale?: 'en' | 'es' | 'fr' | 'pt';
+    companyName?: string;
+    title?: string;
+    cv?: Buffer;
+    /** ApplicationWrite fields to add or replace (e.g. `name`, `phone`, `answers`). */
+    body?: Record<string, unknown>;
+  } = {},
+) {
+  const intake = await intakeAccount(ctx.app, { companyName: options.companyName ?? 'Test Company' });
+  const job = await createPublished(intake.api, { title: options.title ?? 'Backend Engineer' });
+  const bytes = options.cv ?? pdfFixture('cv-2-pages.pdf');
+  const upload = await uploadPdf(ctx, intake.api, bytes);
+  const body = applicationBody(ctx.clock, upload.uploadId, {
+    consent: consentReceipt(ctx.clock, { locale: options.locale ?? 'en' }),
+    ...options.body,
+  });
+  const res = await intake.api.post(`/v1/jobs/${job.id}/applications`, body, {
+    'idempotency-key': unique('idem'),
+  });
+  return {
+    ...intake,
+    job,
+    res,
+    uploadId: upload.uploadId,
+    email: String(body.email),
+    applicationId: res.statusCode === 201 ? (res.json().applicationId as string) : '',
+  };
+}
+
+// ---- Screening: accounts, templates, managed ads and the role's candidates ----
+
+/**
+ * An account that accepted the DPA, with one key holding every scope (`screening` included) and a
+ * high per-minute limit; `limits` add or override (e.g. `includedScreeningsPerManagedAd`).
+ */
+export async function screeningAccount(app: App, fields: Parameters<typeof newAccount>[1] = {}) {
+  const account = await newAccount(app, {
+    ...fields,
+    dpa: true,
+    limits: { requestsPerMinute: 100_000, ...fields.limits },
+  });
+  const key = await newKey(app, account.id, ['applications:write', 'jobs:read', 'jobs:write', 'screening']);
+  return { account, key, api: client(app, key.secret) };
+}
+
+/** POST /console/v1/accounts/{id}/screening-templates; answers the template (throws unless 201). */
+export async function newTemplate(
+  app: App,
+  accountId: string,
+  fields: { name?: string; priceCents?: number | null; currency?: 'AUD' | 'USD'; active?: boolean } = {},
+): Promise<{
+  id: string;
+  name: string;
+  priceCents: number | null;
+  currency: 'AUD' | 'USD';
+  active: boolean;
+}> {
+  const res = await consoleCall(app, 'POST', `/accounts/${accountId}/screening-templates`, {
+    name: fields.name ?? 'Phone screen',
+    priceCents: fields.priceCents === undefined ? 1500 : fields.priceCents,
+    currency: fields.currency ?? 'AUD',
+    ...(fields.active === undefined ? {} : { active: fields.active }),
+  });
+  if (res.statusCode !== 201) throw new Error(`template: ${res.statusCode} ${res.body}`);
+  return res.json().template;
+}
+
+/** POST /console/v1/accounts/{id}/jobs/{jobId}/manage (throws unless 200). */
+export async function manageJob(app: App, accountId: string, jobId: string): Promise<void> {
+  const res = await consoleCall(app, 'POST', `/accounts/${accountId}/jobs/${jobId}/manage`);
+  if (res.statusCode !== 200) throw new Error(`manage: ${res.statusCode} ${res.body}`);
+}
+
+/** A published job that the console made a managed ad. */
+export async function managedJob(
+  app: App,
+  api: JobsClient,
+  accountId: string,
+  overrides: Record<string, unknown> = {},
+): Promise<AuthoredJob> {
+  const job = await createPublished(api, overrides);
+  await manageJob(app, accountId, job.id);
+  return job;
+}
+
+/** Applies to `jobId` with cv-2-pages.pdf; answers the application (candidate) id and address. */
+export async function applyTo(
+  ctx: Pick<TestContext, 'app' | 'clock'>,
+  api: JobsClient,
+  jobId: string,
+  overrides: Record<string, unknown> = {},
+): Promise<{ candidateId: string; email: string }> {
+  const upload = await uploadPdf(ctx, api, pdfFixture('cv-2-pages.pdf'));
+  const body = applicationBody(ctx.clock, upload.uploadId, overrides);
+  const res = await api.post(`/v1/jobs/${jobId}/applications`, body, { 'idempotency-key': unique('idem') });
+  if (res.statusCode !== 201) throw new Error(`apply: ${res.statusCode} ${res.body}`);
+  return { candidateId: res.json().candidateId, email: String(body.email) };
+}
+
+/** Imports a person into the account's pool with cv-2-pages.pdf; answers the candidate id and address. */
+export async function importCandidate(
+  ctx: Pick<TestContext, 'app'>,
+  api: JobsClient,
+  overrides: Record<string, unknown> = {},
+): Promise<{ candidateId: string; email: string; status: string }> {
+  const upload = await uploadPdf(ctx, api, pdfFixture('cv-2-pages.pdf'));
+  const body = candidateBody(upload.uploadId, overrides);
+  const res = await api.post('/v1/candidates', body, { 'idempotency-key': unique('idem') });
+  if (res.statusCode !== 201) throw new Error(`import: ${res.statusCode} ${res.body}`);
+  return { candidateId: res.json().candidateId, email: String(body.email), status: res.json().status };
+}
+
+/** POST /v1/jobs/{jobId}/candidates/{candidateId}/screening. */
+export function triggerScreening(
+  api: JobsClient,
+  jobId: string,
+  candidateId: string,
+  body: Record<string, unknown>,
+  headers?: Record<string, string>,
+): Promise<LightMyRequestResponse> {
+  return api.post(`/v1/jobs/${jobId}/candidates/${candidateId}/screening`, body, headers);
+}
+
+/** The screenings table's row, or undefined. */
+export async function screeningRow(handle: DbHandle, screeningId: string) {
+  return handle.db.selectFrom('screenings').selectAll().where('id', '=', screeningId).executeTakeFirst();
+}
+
+/** Every screening row of one account, oldest first. */
+export async function screeningRows(handle: DbHandle, accountId: string) {
+  return handle.db
+    .selectFrom('screenings')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('requested_at')
+    .orderBy('id')
+    .execute();
 }

@@ -157,6 +157,8 @@ function openPostgres(databaseUrl: string): DbHandle {
     },
     async close() {
       await db.destroy();
+      // Kysely ends the pool only if it ever ran a query; withSession alone (migrate, readiness) does not.
+      if (!pool.ending) await pool.end();
     },
   };
 }

@@ -70,7 +70,186 @@ export interface JobsTable {
   updated_at: Timestamp;
 }
 
+type NullableJson<T = unknown> = ColumnType<T | null, string | null, string | null>;
+
+export interface UploadsTable {
+  id: string;
+  account_id: string;
+  bytes: ColumnType<number, number, number>;
+  file_name: string | null;
+  created_at: Timestamp;
+  put_expires_at: Timestamp;
+  expires_at: Timestamp;
+  received_at: NullableTimestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface ApplicationsTable {
+  id: string;
+  account_id: string;
+  job_id: string;
+  email_key: string | null;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  location: string | null;
+  cover_note: string | null;
+  answers: NullableJson<{ question: string; answer: string }[]>;
+  consent_receipt: NullableJson<Record<string, unknown>>;
+  consent_text_id: string;
+  consent_version: string;
+  consent_locale: string;
+  consent_text: string | null;
+  lawful_basis: NullableJson<Record<string, unknown>>;
+  source: string;
+  blob_key: string | null;
+  status: 'received' | 'withdrawn';
+  cv_status: 'processing' | 'staged' | 'claimed' | 'deleted' | 'failed';
+  reason: string | null;
+  claimed_at: NullableTimestamp;
+  staged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CandidatesTable {
+  id: string;
+  account_id: string;
+  email_key: string | null;
+  name: string | null;
+  email: string | null;
+  locale: string;
+  send_claim_email: boolean;
+  lawful_basis: NullableJson<Record<string, unknown>>;
+  outcome: 'queued' | 'existing_account' | 'suppressed' | 'rejected';
+  cv_status: 'none' | 'processing' | 'staged' | 'claimed' | 'deleted' | 'failed';
+  rejection: NullableJson<Record<string, unknown>>;
+  blob_key: string | null;
+  claimed_at: NullableTimestamp;
+  staged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PeopleTable {
+  id: string;
+  email_key: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface SuppressionsTable {
+  email_hash: string;
+  created_at: Timestamp;
+}
+
+export interface TasksTable {
+  id: string;
+  name: string;
+  key: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  state: 'queued' | 'running' | 'done' | 'dead';
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_after: Timestamp;
+  locked_until: NullableTimestamp;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface VirtualCvsTable {
+  id: string;
+  account_id: string;
+  subject_kind: 'application' | 'candidate';
+  subject_id: string;
+  document: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+}
+
+export interface ClaimLinksTable {
+  token_hash: string;
+  subject_kind: 'application' | 'candidate';
+  subject_id: string;
+  locale: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  key: string;
+  subject_ref: string | null;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  locale: string;
+  sent_at: Timestamp;
+}
+
+export interface MailSentTable {
+  key: string;
+  subject_ref: string | null;
+  sent_at: Timestamp;
+}
+
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: Timestamp;
+}
+
+export interface ScreeningTemplatesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  price_cents: number | null;
+  currency: 'AUD' | 'USD';
+  active: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ScreeningsTable {
+  id: string;
+  account_id: string;
+  job_id: string;
+  candidate_kind: 'application' | 'candidate';
+  candidate_id: string;
+  template_id: string;
+  status: 'invited' | 'completed' | 'cancelled';
+  delivery_path: 'virtual_cv' | 'email';
+  billing: 'included' | 'overage';
+  price_cents: number;
+  currency: string;
+  managed_since: Timestamp;
+  unsolicited: boolean;
+  message: string | null;
+  language: string;
+  complete_by: Timestamp;
+  requested_at: Timestamp;
+  completed_at: NullableTimestamp;
+  cancelled_at: NullableTimestamp;
+}
+
 export interface Database {
+  screening_templates: ScreeningTemplatesTable;
+  screenings: ScreeningsTable;
+  service_secrets: ServiceSecretsTable;
+  tasks: TasksTable;
+  virtual_cvs: VirtualCvsTable;
+  claim_links: ClaimLinksTable;
+  mail_outbox: MailOutboxTable;
+  mail_sent: MailSentTable;
+  uploads: UploadsTable;
+  applications: ApplicationsTable;
+  candidates: CandidatesTable;
+  people: PeopleTable;
+  suppressions: SuppressionsTable;
   jobs: JobsTable;
   accounts: AccountsTable;
   company_address_history: CompanyAddressHistoryTable;

@@ -11,7 +11,17 @@ import {
 import { createKey } from './console/keys/create-key.ts';
 import { listKeys } from './console/keys/list-keys.ts';
 import { revokeKey } from './console/keys/revoke-key.ts';
+import { addPerson, addSuppression, listJobApplications } from './console/intake/intake-routes.ts';
+import { listMail, listTasks, retryTask } from './console/ops/ops-routes.ts';
+import { claimPages } from './pages/claim-page.ts';
+import { billing, completeScreening, createTemplate, updateTemplate } from './console/screening/screening-routes.ts';
 import type { Route } from './types.ts';
+import { triggerScreening } from './v1/screening/trigger-screening.ts';
+import { createApplication } from './v1/applications/create-application.ts';
+import { createCandidate } from './v1/applications/create-candidate.ts';
+import { createUpload } from './v1/applications/create-upload.ts';
+import { getApplication } from './v1/applications/get-application.ts';
+import { getConsentText } from './v1/applications/get-consent-text.ts';
 import { closeJob } from './v1/jobs/close-job.ts';
 import { createJob } from './v1/jobs/create-job.ts';
 import { editJob } from './v1/jobs/edit-job.ts';
@@ -27,6 +37,12 @@ export const routes: Route[] = [
   editJob,
   publishJob,
   closeJob,
+  getConsentText,
+  createUpload,
+  createApplication,
+  getApplication,
+  createCandidate,
+  triggerScreening,
   createAccount,
   getAccount,
   updateAccount,
@@ -38,4 +54,15 @@ export const routes: Route[] = [
   promoteJob,
   manageJob,
   unmanageJob,
+  listJobApplications,
+  addPerson,
+  addSuppression,
+  listMail,
+  listTasks,
+  retryTask,
+  claimPages,
+  createTemplate,
+  updateTemplate,
+  completeScreening,
+  billing,
 ];

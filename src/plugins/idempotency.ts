@@ -75,12 +75,14 @@ export interface Answer<T> {
 export function answerWith<T>(
   request: FastifyRequest,
   service: IdempotencyService,
-  statusCode: number,
+  status: number | ((result: T) => number),
   toBody: (result: T) => unknown,
 ): Answer<T> {
   let body: string | null = null;
+  let statusCode = typeof status === 'number' ? status : 0;
   return {
     async seal(trx, result) {
+      if (typeof status === 'function') statusCode = status(result);
       body = JSON.stringify(toBody(result));
       if (request.idempotencyRecord !== null) {
         await service.complete(trx, request.idempotencyRecord, statusCode, body);

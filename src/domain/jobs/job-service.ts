@@ -11,6 +11,7 @@ import { AppError, badRequest, conflict, notFound } from '../errors.ts';
 import { type JobChanges, type JobRow, type PublicStatus, jobRepository } from './job-repository.ts';
 import { isManaged, statusAt, toJobView } from './job-view.ts';
 import { slugify } from './slug.ts';
+import { screeningRepository } from '../screening/screening-repository.ts';
 
 type Words = Record<string, unknown>;
 /** Stores the HTTP answer inside the write's transaction (Idempotency-Key); optional. */
@@ -34,6 +35,13 @@ export interface ConsoleJob extends AuthoredJob {
 function pickWords(input: Words): Words {
   const words: Words = {};
   for (const field of WORD_FIELDS) if (input[field] !== undefined) words[field] = input[field];
+  return words;
+}
+
+/** Words as stored: a field cleared with null is absent, so clearing an absent field is no change. */
+function mergeWords(base: Words, sent: Words): Words {
+  const words: Words = { ...base, ...sent };
+  for (const key of Object.keys(words)) if (words[key] === null) delete words[key];
   return words;
 }
 
@@ -184,7 +192,7 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           id: newId('job', now),
           account_id: accountId,
           status: 'draft',
-          content: words,
+          content: mergeWords({}, words),
           slug: null,
           expires_at: expiresAt,
           max_matches: input.maxMatches ?? null,
@@ -217,9 +225,10 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
         const live = row.content as Words;
         const changes: JobChanges = {};
         if (status === 'draft') {
-          if (Object.keys(sent).length > 0) changes.content = { ...live, ...sent };
+          const words = mergeWords(live, sent);
+          if (!isDeepStrictEqual(words, live)) changes.content = words;
         } else {
-          let staged: Words | null = { ...((row.staged as Words | null) ?? live), ...sent };
+          let staged: Words | null = mergeWords((row.staged as Words | null) ?? live, sent);
           if (isDeepStrictEqual(staged, live)) staged = null;
           const promote = input.publishEdits === true;
           if (isManaged(row, now)) {
@@ -241,7 +250,14 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           changes.max_matches = input.maxMatches;
         let result = row;
         if (Object.keys(changes).length > 0) {
-          result = await jobRepository.update(trx, accountId, jobId, { ...changes, updated_at: now });
+          // Dropping the freed managed flag alone is not an edit the API shows: updatedAt stays.
+          const edited = Object.keys(changes).some((key) => key !== 'managed_since');
+          result = await jobRepository.update(
+            trx,
+            accountId,
+            jobId,
+            edited ? { ...changes, updated_at: now } : changes,
+          );
         }
         return { job: view(result, acc, now), pendingRevision: result.staged !== null };
       });
@@ -274,6 +290,8 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           managed_since: null,
           updated_at: now,
         });
+        // The role's open screenings end with it, unbilled.
+        await screeningRepository.cancelOpenForJob(trx, jobId, now);
         const job = view(updated, acc, now);
         await seal?.(trx, job);
         return job;

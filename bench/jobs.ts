@@ -3,29 +3,31 @@
  *   1. keyset paging: time per page at depth 1,000 vs depth 1 over 100,000 jobs of one account;
  *   2. GET /v1/jobs throughput through the whole service vs the same SQL in a bare Fastify handler.
  * Runs on PGlite by default, on PostgreSQL when DATABASE_URL is set (use a scratch database).
- *   npm run bench            npm run bench -- --jobs=20000   (a quicker, smaller run)
+ *   npm run bench:jobs       npm run bench:jobs -- --jobs=20000   (a quicker, smaller run)
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/connect.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { createServices } from '../src/deps.ts';
+import { createRuntime } from '../src/deps.ts';
 import { jobRepository } from '../src/domain/jobs/job-repository.ts';
 import { encodeCursor } from '../src/lib/cursor.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { memoryStore } from '../src/rate-limit/store.ts';
 
-const config = parseConfig(process.env);
 const JOBS = Number(process.argv.find((a) => a.startsWith('--jobs='))?.slice(7) ?? 100_000);
 const PAGE = 100;
-const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: null });
-await migrate(handle);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+// The bench's embedded database lives in a temp dir; with DATABASE_URL it uses that server.
+const runtime = await createRuntime(
+  parseConfig({ ...process.env, DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://bench.local' }),
+);
+const { handle, services } = runtime;
 const db = handle.db;
-const services = createServices({ handle, clock: systemClock, publicBaseUrl: 'http://bench.local' });
 const account = await services.accounts.create({
   name: 'Bench',
   companyAddress: `bench-${Date.now().toString(36)}`,
@@ -87,12 +89,12 @@ console.log(`  page ${depth}:   ${(deep / 5).toFixed(2)} ms`);
 console.log(`  ratio deep/first: ${(deep / first).toFixed(2)}  (1.00 = depth costs nothing)`);
 
 // Throughput: the service vs a bare Fastify handler running the same SQL and serialising the rows.
-const rateLimits = memoryStore();
 const app = await buildApp({
   services,
-  rateLimits,
+  files: runtime.files,
+  rateLimits: runtime.rateLimits,
   clock: systemClock,
-  consoleToken: 'x'.repeat(32),
+  consoleToken: runtime.consoleToken,
   publicBaseUrl: 'http://bench.local',
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -142,6 +144,6 @@ console.log(`  ratio service/baseline: ${(svc / base).toFixed(2)}`);
 agent.destroy();
 await app.close();
 await bare.close();
-await rateLimits.close();
 await sql`DELETE FROM jobs WHERE account_id = ${account.id}`.execute(db);
-await handle.close();
+await runtime.close();
+fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,38 @@
+import type { Config } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
+import { LocalBlobStore, loadOrCreateSigningSecret } from './local-store.ts';
+import { S3BlobStore } from './s3-store.ts';
+
+export {
+  assertValidKey,
+  BlobNotFoundError,
+  type BlobStore,
+  isValidKey,
+  PDF_CONTENT_TYPE,
+} from './blob-store.ts';
+export {
+  LocalBlobStore,
+  type LocalBlobStoreOptions,
+  loadOrCreateSigningSecret,
+  type UploadQuery,
+} from './local-store.ts';
+export { S3BlobStore, type S3BlobStoreOptions } from './s3-store.ts';
+export { registerLocalUploadRoute, type UploadReceiver } from './upload-route.ts';
+
+/** Narrows on `kind`: only the local store receives PUTs itself (see registerLocalUploadRoute). */
+export type ConfiguredBlobStore = LocalBlobStore | S3BlobStore;
+
+/** The S3-compatible store when S3_BUCKET is set, else files under DATA_DIR/blobs. */
+export function createBlobStore(
+  config: Pick<Config, 's3'>,
+  options: { publicBaseUrl: string; dataDir: string; clock?: Clock },
+): ConfiguredBlobStore {
+  const clock = options.clock === undefined ? {} : { clock: options.clock };
+  if (config.s3 !== null) return new S3BlobStore({ ...config.s3, ...clock });
+  return new LocalBlobStore({
+    dataDir: options.dataDir,
+    publicBaseUrl: options.publicBaseUrl,
+    signingSecret: loadOrCreateSigningSecret(options.dataDir),
+    ...clock,
+  });
+}

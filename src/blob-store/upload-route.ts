@@ -1,0 +1,43 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { LocalBlobStore, UploadQuery } from './local-store.ts';
+
+/** What the route needs of the store (tests may wrap it). */
+export type UploadReceiver = Pick<LocalBlobStore, 'receive'>;
+
+/**
+ * `PUT /uploads/:key`: the target of the local store's presigned URLs. No API key: the URL's
+ * signature is the authority, as with S3. `onReceived` runs after the file is stored (e.g. to mark
+ * the upload sent); if it fails the file stays and the client gets the error.
+ */
+export function registerLocalUploadRoute(
+  app: FastifyInstance,
+  store: UploadReceiver,
+  onReceived?: (key: string) => Promise<void>,
+): void {
+  app.register(async (scope) => {
+    // In this scope only: every body reaches the handler as the raw stream. A parser that takes
+    // the payload stream (no parseAs) is never buffered, so bodyLimit does not apply, and the
+    // store itself refuses a wrong Content-Type with a message about uploads, not about JSON.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+    // Not in the public API document: integrators only ever follow the presigned uploadUrl.
+    scope.put<{ Params: { key: string } }>(
+      '/uploads/:key',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const body = (request.body as Readable | undefined) ?? request.raw;
+        try {
+          await store.receive(request.params.key, request.query as UploadQuery, request.headers, body);
+        } catch (error) {
+          // The body may still be arriving; closing spares reading a file that is refused anyway.
+          reply.header('connection', 'close');
+          throw error;
+        }
+        if (onReceived) await onReceived(request.params.key);
+        return reply.code(200).send({ stored: true });
+      },
+    );
+  });
+}

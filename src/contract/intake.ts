@@ -1,0 +1,164 @@
+import { type Static, Type } from 'typebox';
+import { CONSENT_LOCALES } from '../domain/consent/consent-texts.ts';
+
+const Locale = Type.Unsafe<(typeof CONSENT_LOCALES)[number]>({ type: 'string', enum: [...CONSENT_LOCALES] });
+const Email = Type.String({
+  format: 'email',
+  minLength: 3,
+  maxLength: 254,
+  description: "The candidate's own address.",
+});
+
+/** Maximum lengths of intake fields, enforced here and documented in the OpenAPI document. */
+export const INTAKE_MAX = {
+  name: 200,
+  phone: 50,
+  location: 200,
+  coverNote: 10_000,
+  answers: 50,
+  question: 1_000,
+  answer: 10_000,
+  fileName: 255,
+  userAgent: 1_000,
+  ip: 100,
+} as const;
+
+export const ConsentTextQuery = Type.Object(
+  { locale: Type.Optional(Locale) },
+  { additionalProperties: false },
+);
+
+export const ConsentTextBody = Type.Object({
+  consentTextId: Type.String(),
+  version: Type.String(),
+  locale: Locale,
+  text: Type.String({ description: 'Rendered unmodified beside the apply button.' }),
+});
+
+/** Uploads bigger than the largest CV_MAX_BYTES an operator can set are refused at once. */
+export const MAX_UPLOAD_BYTES = 104_857_600;
+
+export const UploadCreate = Type.Object(
+  {
+    bytes: Type.Integer({
+      minimum: 1,
+      maximum: MAX_UPLOAD_BYTES,
+      description: "The file's exact size in bytes.",
+    }),
+    fileName: Type.Optional(Type.String({ minLength: 1, maxLength: INTAKE_MAX.fileName })),
+  },
+  { additionalProperties: false },
+);
+
+export const UploadSlotBody = Type.Object({
+  uploadId: Type.String(),
+  uploadUrl: Type.String({ description: 'Presigned PUT address for the PDF.' }),
+  expiresAt: Type.String({ format: 'date-time', description: 'PUT deadline.' }),
+});
+
+export const ConsentReceipt = Type.Object(
+  {
+    consentTextId: Type.String({ minLength: 1, maxLength: 100 }),
+    version: Type.String({ minLength: 1, maxLength: 100 }),
+    locale: Type.Optional(Locale),
+    acceptedAt: Type.Union([Type.String({ maxLength: 40 }), Type.Integer({ minimum: 0 })], {
+      description: 'ISO 8601, or epoch milliseconds; not more than five minutes ahead of the service clock.',
+    }),
+    ip: Type.String({ maxLength: INTAKE_MAX.ip }),
+    userAgent: Type.String({ maxLength: INTAKE_MAX.userAgent }),
+  },
+  { additionalProperties: false },
+);
+
+/** The account's attestation; fields beside `attested` are kept with it as the account's own record. */
+export const LawfulBasis = Type.Object(
+  { attested: Type.Boolean({ description: 'Must be true.' }) },
+  {
+    additionalProperties: Type.Union([Type.String({ maxLength: 1_000 }), Type.Boolean(), Type.Number()]),
+    maxProperties: 10,
+  },
+);
+
+const CvRef = Type.Object(
+  { uploadId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
+export const ApplicationWrite = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: INTAKE_MAX.name }),
+    email: Email,
+    phone: Type.Optional(Type.String({ maxLength: INTAKE_MAX.phone })),
+    location: Type.Optional(Type.String({ maxLength: INTAKE_MAX.location })),
+    cv: CvRef,
+    coverNote: Type.Optional(Type.String({ maxLength: INTAKE_MAX.coverNote })),
+    answers: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            question: Type.String({ maxLength: INTAKE_MAX.question }),
+            answer: Type.String({ maxLength: INTAKE_MAX.answer }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: INTAKE_MAX.answers },
+      ),
+    ),
+    consent: ConsentReceipt,
+    lawfulBasis: LawfulBasis,
+  },
+  { additionalProperties: false },
+);
+export type ApplicationWrite = Static<typeof ApplicationWrite>;
+
+export const ApplicationCreatedBody = Type.Object({
+  applicationId: Type.String(),
+  candidateId: Type.String({ description: 'Same value as applicationId.' }),
+  status: Type.String({ description: '`received`' }),
+  cvStatus: Type.String({
+    description: "`processing`; on a duplicate, the existing application's current value.",
+  }),
+  job: Type.Optional(Type.Object({ id: Type.String(), status: Type.String() })),
+  duplicate: Type.Optional(Type.Boolean()),
+});
+
+export const ApplicationStatusBody = Type.Object({
+  applicationId: Type.String(),
+  jobId: Type.String(),
+  candidateId: Type.String(),
+  status: Type.Unsafe<'received' | 'withdrawn'>({ type: 'string', enum: ['received', 'withdrawn'] }),
+  cvStatus: Type.Unsafe<string>({
+    type: 'string',
+    enum: ['processing', 'staged', 'claimed', 'deleted', 'failed'],
+  }),
+  createdAt: Type.String({ format: 'date-time' }),
+  claimedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  reason: Type.Optional(Type.String({ description: 'Present on withdrawn: `cv_unreadable`.' })),
+});
+
+export const CandidateWrite = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: INTAKE_MAX.name }),
+    email: Email,
+    cv: CvRef,
+    sendClaimEmail: Type.Optional(Type.Boolean()),
+    locale: Type.Optional(Locale),
+    lawfulBasis: LawfulBasis,
+  },
+  { additionalProperties: false },
+);
+export type CandidateWrite = Static<typeof CandidateWrite>;
+
+export const CandidateCreatedBody = Type.Object({
+  candidateId: Type.String(),
+  status: Type.Unsafe<string>({
+    type: 'string',
+    enum: ['queued', 'existing_account', 'suppressed', 'already_imported', 'rejected'],
+  }),
+  cvStatus: Type.Unsafe<string>({ type: 'string', enum: ['processing', 'none'] }),
+  rejection: Type.Optional(
+    Type.Object({ reason: Type.String(), detail: Type.String() }, { description: 'Present on rejected.' }),
+  ),
+});
+
+export const ApplicationParams = Type.Object({ applicationId: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,0 +1,245 @@
+// Contact details: e-mail, phone, links and location. OpenResume's patterns are US-only (a
+// 10-digit NANP phone, "City, ST"); these accept international and national formats and rely on
+// the line's place in the CV (header or contact section first) to rank candidates.
+
+import { AMBIGUOUS_REGIONS, CITIES, COUNTRIES, REGION_CODES } from './lexicon.ts';
+import { fold, normKey, trimPunct, words } from './text.ts';
+import type { VirtualCvLocation } from './types.ts';
+
+// Bounded quantifiers (RFC 5321's 64-character local part, 63-character labels) keep the scan
+// linear on long runs of letters.
+export const EMAIL_RE =
+  /[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){0,8}\.\p{L}{2,24}/gu;
+
+export function findEmails(text: string): string[] {
+  // The pattern backtracks over every word of a long line; most lines have no "@" at all.
+  if (!text.includes('@')) return [];
+  return [...text.matchAll(EMAIL_RE)].map((m) => m[0].replace(/\.$/, ''));
+}
+
+// A run of digits with the separators phones use; validated afterwards by digit count and shape.
+const PHONE_RE = /(?:\+|00)?\(?\d[\d\s().\-/]{6,22}\d/g;
+const PHONE_LABEL =
+  /(?:tel|tél|teléfono|telefono|telefone|phone|mobile|mob|cell|celular|móvil|movil|portable|tlf|tfno|whatsapp)\.?\s*:?\s*$/iu;
+const YEAR_RANGE = /^(?:19|20)\d\d\s*[-–/]\s*(?:19|20)?\d\d$/;
+
+export interface PhoneCandidate {
+  raw: string;
+  digits: string;
+  score: number;
+}
+
+/** Phone-like runs in a text, each scored by format: an international prefix, a label, grouping. */
+export function findPhones(text: string): PhoneCandidate[] {
+  const out: PhoneCandidate[] = [];
+  for (const m of text.matchAll(PHONE_RE)) {
+    const raw = m[0].trim().replace(/[\s.\-/]+$/, '');
+    const digits = raw.replace(/\D/g, '');
+    if (digits.length < 8 || digits.length > 15) continue;
+    if (YEAR_RANGE.test(raw) || /^(?:19|20)\d\d\b.*\b(?:19|20)\d\d$/.test(raw.replace(/\s/g, ' '))) {
+      if (!raw.startsWith('+') && !raw.startsWith('(')) continue;
+    }
+    // Dates such as 01/02/2020 and decimals are not phones.
+    if (/^\d{1,2}[/.]\d{1,2}[/.]\d{2,4}$/.test(raw) || /^\d+[.,]\d+$/.test(raw)) continue;
+    const before = text.slice(0, m.index ?? 0);
+    // Glued to letters or to more digits (an ID, an IBAN) it is not a phone.
+    if (/[\p{L}\d]$/u.test(before)) continue;
+    let score = 1;
+    if (raw.startsWith('+') || raw.startsWith('00')) score += 3;
+    if (/^\(\d{1,4}\)/.test(raw)) score += 1.5;
+    if (PHONE_LABEL.test(before)) score += 3;
+    const groups = raw.split(/[\s.\-/()]+/).filter(Boolean);
+    if (groups.length >= 2 && groups.length <= 6) score += 1;
+    if (digits.length >= 9 && digits.length <= 13) score += 1;
+    out.push({ raw, digits, score });
+  }
+  return out;
+}
+
+const NETWORKS: [RegExp, string][] = [
+  [/linkedin\.com/i, 'LinkedIn'],
+  [/github\.com/i, 'GitHub'],
+  [/gitlab\.com/i, 'GitLab'],
+  [/bitbucket\.org/i, 'Bitbucket'],
+  [/(?:twitter|x)\.com/i, 'Twitter'],
+  [/behance\.net/i, 'Behance'],
+  [/dribbble\.com/i, 'Dribbble'],
+  [/stackoverflow\.com/i, 'Stack Overflow'],
+  [/medium\.com/i, 'Medium'],
+  [/xing\.com/i, 'XING'],
+  [/instagram\.com/i, 'Instagram'],
+  [/kaggle\.com/i, 'Kaggle'],
+  [/orcid\.org/i, 'ORCID'],
+];
+
+const URL_RE =
+  /(?:https?:\/\/)?(?:www\.)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:[a-z]{2,24})(?::\d+)?(?:\/[^\s|,;·•<>()"]*)?/giu;
+// Tokens that look like domains but are not links: file names, versions, abbreviations.
+const NOT_A_TLD = /\.(?:js|ts|py|rb|go|java|php|css|html|md|pdf|doc|docx|jpg|png|sql)$/i;
+
+export interface LinkCandidate {
+  url: string;
+  network?: string;
+  username?: string;
+}
+
+/** Links in a text: explicit URLs, www. hosts and known networks' bare paths. */
+export function findLinks(text: string): LinkCandidate[] {
+  const out: LinkCandidate[] = [];
+  const emails = findEmails(text);
+  for (const m of text.matchAll(URL_RE)) {
+    const raw = m[0].replace(/[.,;:)]+$/, '');
+    const at = m.index ?? 0;
+    if (text[at - 1] === '@' || emails.some((e) => e.includes(raw))) continue;
+    const explicit = /^(?:https?:\/\/|www\.)/i.test(raw);
+    const network = NETWORKS.find(([re]) => re.test(raw))?.[1];
+    const hasPath = /\/[^/]/.test(raw.replace(/^https?:\/\//i, ''));
+    // Bare "node.js" or "asp.net" are skills, not links; a bare host needs a path, a network or www.
+    if (!explicit && !network && !hasPath) continue;
+    if (!explicit && !network && NOT_A_TLD.test(raw.split('/')[0]!)) continue;
+    const candidate: LinkCandidate = { url: raw };
+    if (network) {
+      candidate.network = network;
+      const path = raw.replace(/^(?:https?:\/\/)?(?:www\.)?[^/]+\/?/i, '').replace(/\/$/, '');
+      const user = path
+        .split('/')
+        .filter((p) => p && !['in', 'pub', 'u', 'users', 'company'].includes(p))
+        .pop();
+      if (user) candidate.username = user;
+    }
+    out.push(candidate);
+  }
+  return out;
+}
+
+/** Lower-cased link without scheme, "www." or trailing slash: the key for comparing links. */
+export function linkKey(url: string): string {
+  return url
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/\/+$/, '');
+}
+
+const LOCATION_LABEL =
+  /^(?:address|location|based in|lives in|residence|direcci[oó]n|domicilio|ubicaci[oó]n|residencia|adresse|localisation|lieu|domicile|endere[cç]o|localiza[cç][aã]o|morada|resid[eê]ncia)\s*:?\s*/iu;
+
+export interface LocationCandidate {
+  location: VirtualCvLocation;
+  score: number;
+  raw: string;
+}
+
+/**
+ * Reads one piece of a contact line as a place: "Lyon, France", "Sydney NSW 2000",
+ * "São Paulo, SP, Brasil", "12 rue des Tanneurs, 69002 Lyon, France". Undefined when the piece
+ * has nothing that makes it a place (a known city or country, a region code, a postal code, a
+ * label), so names and headlines are not taken for towns.
+ */
+export function parseLocation(piece: string): LocationCandidate | undefined {
+  let text = piece.trim();
+  let score = 0;
+  const label = LOCATION_LABEL.exec(text);
+  if (label) {
+    text = text.slice(label[0].length);
+    score += 3;
+  }
+  if (!text || /@|https?:|www\./i.test(text) || text.length > 90) return undefined;
+  if ((text.match(/\d/g)?.length ?? 0) > 10) return undefined;
+  if (words(text).length > 10) return undefined;
+
+  const parts = text
+    .split(/\s*,\s*|\s+[-–—]\s+/)
+    .map((p) => trimPunct(p.replace(/\(\d+\)/g, '')))
+    .filter(Boolean);
+  if (parts.length === 0) return undefined;
+
+  const location: VirtualCvLocation = {};
+  let known = false;
+  // A UK postcode ("BS1 4DJ", "SW1A 1AA") names its country on its own.
+  const ukPostcode = /\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/.exec(parts.at(-1)!);
+  if (ukPostcode) {
+    location.postalCode = ukPostcode[1]!;
+    location.countryCode = 'GB';
+    parts[parts.length - 1] = trimPunct(parts.at(-1)!.replace(ukPostcode[0], ' ').replace(/\s+/g, ' '));
+    if (!parts.at(-1)) parts.pop();
+    score += 2;
+    known = true;
+  }
+  if (parts.length === 0) return { location, score, raw: piece.trim() };
+  // Country: the last part, when it is one.
+  const lastKey = normKey(parts.at(-1)!);
+  const country = COUNTRIES[lastKey] ?? COUNTRIES[lastKey.replace(/\./g, '')];
+  if (country && (!location.countryCode || location.countryCode === country)) {
+    location.countryCode = country;
+    parts.pop();
+    score += 3;
+    known = true;
+  }
+  // Region code: a trailing all-caps token of 2–3 letters ("NSW", "OR 97205", "SP").
+  const rest: string[] = [];
+  for (const part of parts) {
+    const tokens = part.split(/\s+/);
+    const kept: string[] = [];
+    for (const token of tokens) {
+      if (/^\d{4,5}(?:-\d{3,4})?$/.test(token) || /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(token)) {
+        location.postalCode = token;
+        score += 1;
+      } else if (/^[A-Z]{2,3}$/.test(token) && REGION_CODES[token] && (kept.length > 0 || rest.length > 0)) {
+        const regionCountry = REGION_CODES[token]!;
+        if (!location.countryCode || location.countryCode === regionCountry) {
+          location.region = token;
+          if (!location.countryCode && !AMBIGUOUS_REGIONS.has(token)) location.countryCode = regionCountry;
+          score += 2;
+          known = true;
+        } else kept.push(token);
+      } else kept.push(token);
+    }
+    if (kept.length > 0) rest.push(kept.join(' '));
+  }
+  // With three parts "street, city, region": the city is the last part that names no street.
+  const cityPart = rest.length === 0 ? undefined : rest.at(-1);
+  if (cityPart) {
+    if (words(cityPart).length > 4 || /\d/.test(cityPart)) return undefined;
+    const cityKey = normKey(cityPart);
+    const cityCountry = CITIES[cityKey];
+    if (cityCountry) {
+      score += 3;
+      known = true;
+      if (!location.countryCode) location.countryCode = cityCountry;
+      else if (location.countryCode !== cityCountry) score -= 1;
+    }
+    if (rest.length >= 2) {
+      const previous = rest.at(-2)!;
+      // "São Paulo, SP" was handled as a region; "Portland, Oregon" keeps a spelled-out region.
+      if (!location.region && !/\d/.test(previous) && CITIES[normKey(previous)] && !cityCountry) {
+        location.region = cityPart;
+        location.city = previous;
+      } else {
+        location.city = cityPart;
+        if (/\d/.test(previous) || rest.length > 2) location.address = rest.slice(0, -1).join(', ');
+        else if (!location.region) location.region = previous;
+      }
+    } else location.city = cityPart;
+    if (!/^\p{Lu}/u.test(location.city ?? 'X')) return undefined;
+  }
+  if (location.region && location.countryCode === undefined && AMBIGUOUS_REGIONS.has(location.region)) {
+    const c = CITIES[normKey(location.city ?? '')];
+    if (c && REGION_CODES[location.region]) location.countryCode = c;
+  }
+  if (!known && score < 3) return undefined;
+  return { location, score, raw: piece.trim() };
+}
+
+/** Splits a contact line into pieces at the separators CVs use between details. */
+export function contactPieces(text: string): string[] {
+  return text
+    .split(/\s*(?:\||·|•|∙|●|▪|◦|⋅|—|–(?=\s)|\s-\s|;|\t|\s{2,}|│|┃|\p{So})\s*/u)
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+export function foldedIncludes(haystack: string, needle: string): boolean {
+  return fold(haystack).includes(fold(needle));
+}

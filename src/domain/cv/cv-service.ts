@@ -1,0 +1,249 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { mailRepository } from '../../mail/mail-repository.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { accountNoticeMail, claimMail } from '../../mail/templates.ts';
+import type { TaskQueue } from '../../tasks/queue.ts';
+import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
+import type { CvFileStore, CvInspector } from '../intake/ports.ts';
+import { type CvSubject, type SubjectKind, cvRepository } from './cv-repository.ts';
+import { serviceSecret } from './service-secret.ts';
+
+export type VirtualCvBuilder = (
+  pages: { width: number; height: number; items: unknown[] }[],
+  prior: { name?: string; email?: string; locale?: ConsentLocale },
+) => unknown;
+
+export type LinkState =
+  | {
+      kind: 'open';
+      subject: CvSubject;
+      locale: ConsentLocale;
+      company: string;
+      role: string | null;
+      cv: Record<string, unknown> | null;
+    }
+  | { kind: 'gone'; locale: ConsentLocale; why: 'used' | 'expired' }
+  | { kind: 'unknown' };
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const localeOf = (value: string): ConsentLocale => (isConsentLocale(value) ? value : 'en');
+const subjectRef = (kind: SubjectKind, id: string) => `${kind}:${id}`;
+
+export function createCvService(deps: {
+  db: Db;
+  clock: Clock;
+  files: CvFileStore;
+  inspector: CvInspector;
+  build: VirtualCvBuilder;
+  mailer: Mailer;
+  queue: TaskQueue;
+  publicBaseUrl: string;
+  stagedTtlSeconds: number;
+}) {
+  const { db, clock, files, inspector, mailer, queue } = deps;
+  const ttlMs = deps.stagedTtlSeconds * 1000;
+
+  /** Tokens are derived, not stored: a retried mail task rebuilds the same link it sent before. */
+  async function tokenFor(kind: SubjectKind, id: string): Promise<string> {
+    const secret = await serviceSecret(db, 'claim-link', clock.now());
+    return createHmac('sha256', secret).update(`claim:${kind}:${id}`).digest('base64url');
+  }
+
+  async function linkFor(subject: CvSubject, expiresAt: Date): Promise<string> {
+    const token = await tokenFor(subject.kind, subject.id);
+    await cvRepository.ensureLink(db, {
+      token_hash: hashToken(token),
+      subject_kind: subject.kind,
+      subject_id: subject.id,
+      locale: subject.locale,
+      expires_at: expiresAt,
+      created_at: clock.now(),
+    });
+    return `${deps.publicBaseUrl}/cv/${token}`;
+  }
+
+  /** Erases the file, the virtual CV, the personal fields and the mail kept about the subject. */
+  async function erase(
+    kind: SubjectKind,
+    id: string,
+    from: string[],
+    blobKey: string | null,
+  ): Promise<boolean> {
+    const erased = await db.transaction().execute(async (trx) => {
+      if (!(await cvRepository.erasePersonal(trx, kind, id, from, clock.now()))) return false;
+      await mailRepository.eraseFor(trx, subjectRef(kind, id));
+      return true;
+    });
+    if (erased && blobKey) await files.delete(blobKey);
+    return erased;
+  }
+
+  return {
+    /** Task: processing → staged (virtual CV built, claim mail queued), or → failed when unreadable. */
+    async buildCv(kind: SubjectKind, id: string): Promise<void> {
+      const subject = await cvRepository.subject(db, kind, id);
+      if (!subject || subject.cvStatus !== 'processing') return;
+      const verdict = subject.blobKey
+        ? await files
+            .withLocalFile(subject.blobKey, (path) => inspector.check(path))
+            .catch((error: unknown) => {
+              if ((error as Error).name === 'BlobNotFoundError') return null;
+              throw error;
+            })
+        : null;
+      const now = clock.now();
+      if (verdict === null || !verdict.ok) {
+        if (await cvRepository.markUnreadable(db, kind, id, now)) {
+          if (subject.blobKey) await files.delete(subject.blobKey);
+        }
+        return;
+      }
+      const document = deps.build(verdict.text as never, {
+        ...(subject.name ? { name: subject.name } : {}),
+        ...(subject.email ? { email: subject.email } : {}),
+        locale: localeOf(subject.locale),
+      });
+      await db.transaction().execute(async (trx) => {
+        await cvRepository.insertVirtualCv(trx, {
+          id: newId('vcv', now),
+          account_id: subject.accountId,
+          subject_kind: kind,
+          subject_id: id,
+          document,
+          created_at: now,
+        });
+        if (!(await cvRepository.moveStatus(trx, kind, id, 'processing', 'staged', now, { staged_at: now })))
+          return;
+        if (subject.sendClaimEmail) {
+          await queue.enqueue(trx, 'send-claim-mail', { kind, id }, { key: `send-claim-mail:${kind}:${id}` });
+        }
+      });
+    },
+
+    /** Task: the one claim email, keyed so a retry never sends twice. */
+    async sendClaimMail(kind: SubjectKind, id: string): Promise<void> {
+      const subject = await cvRepository.subject(db, kind, id);
+      if (!subject || subject.cvStatus !== 'staged' || !subject.email || !subject.name) return;
+      const row = await (kind === 'application'
+        ? db.selectFrom('applications').select('staged_at').where('id', '=', id).executeTakeFirst()
+        : db.selectFrom('candidates').select('staged_at').where('id', '=', id).executeTakeFirst());
+      const expiresAt = new Date((row?.staged_at ?? clock.now()).getTime() + ttlMs);
+      const link = await linkFor(subject, expiresAt);
+      const context = await cvRepository.context(db, subject.accountId, subject.jobId);
+      const locale = localeOf(subject.locale);
+      const mail = claimMail({
+        locale,
+        name: subject.name,
+        company: context.company,
+        role: context.role,
+        link,
+        expiresAt,
+      });
+      await mailer.send({
+        key: `claim:${kind}:${id}`,
+        subjectRef: subjectRef(kind, id),
+        to: subject.email,
+        locale,
+        ...mail,
+      });
+    },
+
+    /** Task: a person with an account is told an employer holds their details, whatever the import asked. */
+    async sendAccountNotice(candidateId: string): Promise<void> {
+      const subject = await cvRepository.subject(db, 'candidate', candidateId);
+      if (
+        !subject ||
+        subject.outcome !== 'existing_account' ||
+        subject.cvStatus !== 'none' ||
+        !subject.email ||
+        !subject.name
+      )
+        return;
+      const row = await db
+        .selectFrom('candidates')
+        .select('created_at')
+        .where('id', '=', candidateId)
+        .executeTakeFirstOrThrow();
+      const expiresAt = new Date(row.created_at.getTime() + ttlMs);
+      const link = await linkFor(subject, expiresAt);
+      const context = await cvRepository.context(db, subject.accountId, null);
+      const locale = localeOf(subject.locale);
+      const mail = accountNoticeMail({
+        locale,
+        name: subject.name,
+        company: context.company,
+        role: null,
+        link,
+        expiresAt,
+      });
+      await mailer.send({
+        key: `notice:candidate:${candidateId}`,
+        subjectRef: subjectRef('candidate', candidateId),
+        to: subject.email,
+        locale,
+        ...mail,
+      });
+    },
+
+    /** What the link shows: never anything of another person, and nothing once used or expired. */
+    async openLink(token: string): Promise<LinkState> {
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { kind: 'unknown' };
+      const link = await cvRepository.link(db, hashToken(token));
+      if (!link) return { kind: 'unknown' };
+      const locale = localeOf(link.locale);
+      if (link.used_at !== null) return { kind: 'gone', locale, why: 'used' };
+      if (link.expires_at.getTime() <= clock.now().getTime()) return { kind: 'gone', locale, why: 'expired' };
+      const subject = await cvRepository.subject(db, link.subject_kind, link.subject_id);
+      const actionable =
+        subject &&
+        (subject.cvStatus === 'staged' ||
+          (subject.outcome === 'existing_account' && subject.cvStatus === 'none'));
+      if (!actionable) return { kind: 'gone', locale, why: 'used' };
+      const context = await cvRepository.context(db, subject.accountId, subject.jobId);
+      const cv = (await cvRepository.virtualCv(db, subject.kind, subject.id)) ?? null;
+      return { kind: 'open', subject, locale, ...context, cv };
+    },
+
+    /** The candidate claims: staged → claimed (an account holder shares their own CV: none → claimed). */
+    async claim(token: string): Promise<LinkState> {
+      const state = await this.openLink(token);
+      if (state.kind !== 'open') return state;
+      const { subject } = state;
+      const now = clock.now();
+      const done = await db.transaction().execute(async (trx) => {
+        if (!(await cvRepository.useLink(trx, hashToken(token), now))) return false;
+        return cvRepository.moveStatus(trx, subject.kind, subject.id, subject.cvStatus, 'claimed', now, {
+          claimed_at: now,
+        });
+      });
+      return done ? state : { kind: 'gone', locale: state.locale, why: 'used' };
+    },
+
+    /** The candidate deletes: the file, the virtual CV and their details are erased. */
+    async delete(token: string): Promise<LinkState> {
+      const state = await this.openLink(token);
+      if (state.kind !== 'open') return state;
+      if (!(await cvRepository.useLink(db, hashToken(token), clock.now()))) {
+        return { kind: 'gone', locale: state.locale, why: 'used' };
+      }
+      await erase(state.subject.kind, state.subject.id, [state.subject.cvStatus], state.subject.blobKey);
+      return state;
+    },
+
+    /** Retention: staged CVs not claimed within their lifetime are deleted. */
+    async expireStaged(): Promise<number> {
+      const due = await cvRepository.expiredStaged(db, new Date(clock.now().getTime() - ttlMs), 200);
+      let erased = 0;
+      for (const { kind, id } of due) {
+        const subject = await cvRepository.subject(db, kind, id);
+        if (subject && (await erase(kind, id, ['staged'], subject.blobKey))) erased++;
+      }
+      return erased;
+    },
+  };
+}
+
+export type CvService = ReturnType<typeof createCvService>;

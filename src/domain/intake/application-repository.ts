@@ -1,0 +1,49 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/connect.ts';
+import type { ApplicationsTable } from '../../db/schema.ts';
+
+export type ApplicationRow = Selectable<ApplicationsTable>;
+
+export const applicationRepository = {
+  async insert(db: Db, row: Insertable<ApplicationsTable>): Promise<ApplicationRow> {
+    return db.insertInto('applications').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async find(db: Db, accountId: string, id: string): Promise<ApplicationRow | undefined> {
+    return db
+      .selectFrom('applications')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  async findByAddress(db: Db, jobId: string, emailKey: string): Promise<ApplicationRow | undefined> {
+    return db
+      .selectFrom('applications')
+      .selectAll()
+      .where('job_id', '=', jobId)
+      .where('email_key', '=', emailKey)
+      .executeTakeFirst();
+  },
+
+  async countSince(db: Db, by: { accountId: string } | { jobId: string }, since: Date): Promise<number> {
+    let query = db
+      .selectFrom('applications')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('created_at', '>=', since);
+    query =
+      'accountId' in by ? query.where('account_id', '=', by.accountId) : query.where('job_id', '=', by.jobId);
+    return (await query.executeTakeFirstOrThrow()).n;
+  },
+
+  async listForJob(db: Db, accountId: string, jobId: string): Promise<ApplicationRow[]> {
+    return db
+      .selectFrom('applications')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('job_id', '=', jobId)
+      .orderBy('id')
+      .execute();
+  },
+};

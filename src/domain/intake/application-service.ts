@@ -1,0 +1,251 @@
+import type { ApplicationWrite } from '../../contract/intake.ts';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { accountRepository } from '../accounts/account-repository.ts';
+import { verifyReceipt } from '../consent/receipt.ts';
+import { AppError, notFound } from '../errors.ts';
+import { jobRepository } from '../jobs/job-repository.ts';
+import type { Seal } from '../jobs/job-service.ts';
+import { statusAt } from '../jobs/job-view.ts';
+import { type ApplicationRow, applicationRepository } from './application-repository.ts';
+import { emailKey, utcDay } from './day-window.ts';
+import type { UploadService } from './upload-service.ts';
+import type { TaskQueue } from '../../tasks/queue.ts';
+import { candidateRepository } from './candidate-repository.ts';
+
+export type ApplicationSource = 'api' | 'apply_page';
+
+export interface ApplicationAnswer {
+  applicationId: string;
+  candidateId: string;
+  status: string;
+  cvStatus: string;
+  job?: { id: string; status: string };
+  duplicate?: true;
+}
+
+export interface ApplicationStatusView {
+  applicationId: string;
+  jobId: string;
+  candidateId: string;
+  status: 'received' | 'withdrawn';
+  cvStatus: string;
+  createdAt: string;
+  claimedAt?: string;
+  reason?: string;
+}
+
+function duplicateAnswer(row: ApplicationRow): ApplicationAnswer {
+  return {
+    applicationId: row.id,
+    candidateId: row.id,
+    status: row.status,
+    cvStatus: row.cv_status,
+    duplicate: true,
+  };
+}
+
+export function createApplicationService(deps: {
+  db: Db;
+  clock: Clock;
+  uploads: UploadService;
+  queue: TaskQueue;
+}) {
+  const { db, clock, uploads, queue } = deps;
+
+  /** (1) the account's job, and published. */
+  async function openJob(trx: Db, accountId: string, jobId: string, now: Date) {
+    const job = await jobRepository.find(trx, accountId, jobId);
+    if (!job) throw notFound('Job');
+    const status = statusAt(job, now);
+    if (status !== 'published') {
+      throw new AppError('job_not_open', `The job is ${status}; only a published job takes applications.`, {
+        status,
+      });
+    }
+    return job;
+  }
+
+  /** (4) the account's daily budget, then the job's own daily allowance. */
+  async function budgets(trx: Db, accountId: string, jobId: string, now: Date): Promise<void> {
+    const account = await accountRepository.find(trx, accountId);
+    if (!account) throw notFound('Account');
+    const day = utcDay(now);
+    if (
+      (await applicationRepository.countSince(trx, { accountId }, day.start)) >= account.daily_applications
+    ) {
+      throw new AppError(
+        'daily_cap_reached',
+        `The account's daily budget of ${account.daily_applications} applications is spent; it resets at midnight UTC.`,
+        { resetsAt: day.end.toISOString() },
+        day.secondsLeft,
+      );
+    }
+    if (
+      (await applicationRepository.countSince(trx, { jobId }, day.start)) >= account.job_daily_applications
+    ) {
+      throw new AppError(
+        'rate_limited',
+        `This job takes at most ${account.job_daily_applications} applications a day; retry after midnight UTC.`,
+        {},
+        day.secondsLeft,
+      );
+    }
+  }
+
+  return {
+    /**
+     * The spec's checks in order, each refusing before anything is spent. The PDF check runs
+     * outside any transaction (it takes a child process seconds); the accepting transaction then
+     * re-checks what may have moved meanwhile, under the account's row lock so that concurrent
+     * applications cannot overspend the budgets.
+     */
+    async apply(
+      accountId: string,
+      jobId: string,
+      input: ApplicationWrite,
+      source: ApplicationSource,
+      seal?: Seal<ApplicationAnswer>,
+    ): Promise<ApplicationAnswer> {
+      const now = clock.now();
+      await openJob(db, accountId, jobId, now);
+      const consent = verifyReceipt(input.consent, now);
+      if (input.lawfulBasis.attested !== true) {
+        throw new AppError(
+          'attestation_required',
+          'lawfulBasis.attested must be true: the account attests its lawful basis.',
+        );
+      }
+      const key = emailKey(input.email);
+      const existing = await applicationRepository.findByAddress(db, jobId, key);
+      if (existing) return this.answerDuplicate(accountId, existing, input.cv.uploadId, seal);
+      await budgets(db, accountId, jobId, now);
+      const upload = await uploads.usable(accountId, input.cv.uploadId);
+      await uploads.inspect(upload, consent.locale);
+
+      type Outcome = { answer: ApplicationAnswer; discardFile: boolean } | { duplicateOf: ApplicationRow };
+      const result = await db.transaction().execute(async (trx): Promise<Outcome> => {
+        await accountRepository.findForUpdate(trx, accountId);
+        const at = clock.now();
+        const job = await openJob(trx, accountId, jobId, at);
+        const raced = await applicationRepository.findByAddress(trx, jobId, key);
+        if (raced) return { duplicateOf: raced };
+        await budgets(trx, accountId, jobId, at);
+        if (!(await uploads.spend(trx, accountId, upload.id))) {
+          throw new AppError('upload_invalid', 'cv.uploadId was used by another request meanwhile.');
+        }
+        const id = newId('app', at);
+        // A person who holds an account applies on their own CV: nothing is built, nobody is emailed.
+        const holdsAccount = (await candidateRepository.findPerson(trx, key)) !== undefined;
+        await applicationRepository.insert(trx, {
+          id,
+          account_id: accountId,
+          job_id: jobId,
+          email_key: key,
+          name: input.name,
+          email: input.email.trim(),
+          phone: input.phone ?? null,
+          location: input.location ?? null,
+          cover_note: input.coverNote ?? null,
+          answers: input.answers ? JSON.stringify(input.answers) : null,
+          consent_receipt: JSON.stringify(input.consent),
+          consent_text_id: consent.textId,
+          consent_version: consent.version,
+          consent_locale: consent.locale,
+          consent_text: consent.text,
+          lawful_basis: JSON.stringify(input.lawfulBasis),
+          source,
+          blob_key: holdsAccount ? null : upload.id,
+          status: 'received',
+          cv_status: holdsAccount ? 'claimed' : 'processing',
+          reason: null,
+          claimed_at: holdsAccount ? at : null,
+          created_at: at,
+          updated_at: at,
+        });
+        if (!holdsAccount)
+          await queue.enqueue(
+            trx,
+            'build-cv',
+            { kind: 'application', id },
+            { key: `build-cv:application:${id}` },
+          );
+        const answer: ApplicationAnswer = {
+          applicationId: id,
+          candidateId: id,
+          status: 'received',
+          cvStatus: holdsAccount ? 'claimed' : 'processing',
+          job: { id: job.id, status: statusAt(job, at) },
+        };
+        await seal?.(trx, answer);
+        return { answer, discardFile: holdsAccount };
+      });
+      if ('duplicateOf' in result)
+        return this.answerDuplicate(accountId, result.duplicateOf, upload.id, seal);
+      if (result.discardFile) await uploads.eraseFile(upload.id);
+      return result.answer;
+    },
+
+    /** The same address on the same job: the existing application; the new file is not kept. */
+    async answerDuplicate(
+      accountId: string,
+      existing: ApplicationRow,
+      uploadId: string,
+      seal?: Seal<ApplicationAnswer>,
+    ): Promise<ApplicationAnswer> {
+      const answer = duplicateAnswer(existing);
+      const upload = await uploads.usable(accountId, uploadId).catch(() => null);
+      if (upload) await uploads.discard(accountId, upload.id);
+      if (seal) await db.transaction().execute((trx) => seal(trx, answer));
+      return answer;
+    },
+
+    async status(accountId: string, applicationId: string): Promise<ApplicationStatusView> {
+      const row = await applicationRepository.find(db, accountId, applicationId);
+      if (!row) throw notFound('Application');
+      return {
+        applicationId: row.id,
+        jobId: row.job_id,
+        candidateId: row.id,
+        status: row.status,
+        cvStatus: row.cv_status,
+        createdAt: row.created_at.toISOString(),
+        ...(row.claimed_at ? { claimedAt: row.claimed_at.toISOString() } : {}),
+        ...(row.reason ? { reason: row.reason } : {}),
+      };
+    },
+
+    /** What a recruiter sees of a job's applications (console). */
+    async listForJob(accountId: string, jobId: string) {
+      const job = await jobRepository.find(db, accountId, jobId);
+      if (!job) throw notFound('Job');
+      const rows = await applicationRepository.listForJob(db, accountId, jobId);
+      return rows.map((row) => ({
+        applicationId: row.id,
+        candidateId: row.id,
+        name: row.name,
+        email: row.email,
+        phone: row.phone,
+        location: row.location,
+        coverNote: row.cover_note,
+        answers: row.answers ?? [],
+        consent: row.consent_receipt,
+        consentText: {
+          consentTextId: row.consent_text_id,
+          version: row.consent_version,
+          locale: row.consent_locale,
+          text: row.consent_text,
+        },
+        source: row.source,
+        status: row.status,
+        cvStatus: row.cv_status,
+        ...(row.reason ? { reason: row.reason } : {}),
+        createdAt: row.created_at.toISOString(),
+        claimedAt: row.claimed_at?.toISOString() ?? null,
+      }));
+    },
+  };
+}
+
+export type ApplicationService = ReturnType<typeof createApplicationService>;

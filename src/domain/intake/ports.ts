@@ -1,0 +1,28 @@
+/** What intake needs of the file store and the PDF checker; src/blob-store and src/pdf provide them. */
+export interface CvFileStore {
+  presignPut(key: string, options: { bytes: number; expiresAt: Date }): Promise<string>;
+  size(key: string): Promise<number | null>;
+  withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;
+  delete(key: string): Promise<void>;
+}
+
+export type CvRejectReason =
+  | 'wrong_type'
+  | 'too_large'
+  | 'too_many_pages'
+  | 'encrypted'
+  | 'no_text_layer'
+  | 'corrupt';
+
+export type CvVerdict =
+  | { ok: true; pages: number; text: { items: { str: string }[] }[] }
+  | { ok: false; reason: CvRejectReason };
+
+export interface CvInspector {
+  check(filePath: string): Promise<CvVerdict>;
+}
+
+export interface CvLimits {
+  maxBytes: number;
+  maxPages: number;
+}

@@ -1,0 +1,143 @@
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { AppError } from '../errors.ts';
+import type { Seal } from '../jobs/job-service.ts';
+import type { ConsentLocale } from '../consent/consent-texts.ts';
+import { rejectionMessage } from '../../pdf/cv-check.ts';
+import type { CvFileStore, CvInspector, CvLimits, CvVerdict } from './ports.ts';
+import { type UploadRow, uploadRepository } from './upload-repository.ts';
+
+export const PUT_WINDOW_MS = 5 * 60_000;
+export const UPLOAD_LIFETIME_MS = 60 * 60_000;
+
+export interface UploadSlot {
+  uploadId: string;
+  uploadUrl: string;
+  expiresAt: string;
+}
+
+const invalid = (why: string) =>
+  new AppError(
+    'upload_invalid',
+    `cv.uploadId names no live upload: ${why}. Start a new upload with POST /v1/uploads.`,
+  );
+
+export function createUploadService(deps: {
+  db: Db;
+  clock: Clock;
+  files: CvFileStore;
+  inspector: CvInspector;
+  limits: CvLimits;
+}) {
+  const { db, clock, files, inspector, limits } = deps;
+  return {
+    async create(
+      accountId: string,
+      input: { bytes: number; fileName?: string },
+      seal?: Seal<UploadSlot>,
+    ): Promise<UploadSlot> {
+      const now = clock.now();
+      const id = newId('upl', now);
+      const putExpiresAt = new Date(now.getTime() + PUT_WINDOW_MS);
+      const uploadUrl = await files.presignPut(id, { bytes: input.bytes, expiresAt: putExpiresAt });
+      return db.transaction().execute(async (trx) => {
+        await uploadRepository.insert(trx, {
+          id,
+          account_id: accountId,
+          bytes: input.bytes,
+          file_name: input.fileName ?? null,
+          created_at: now,
+          put_expires_at: putExpiresAt,
+          expires_at: new Date(now.getTime() + UPLOAD_LIFETIME_MS),
+          received_at: null,
+          used_at: null,
+        });
+        const slot = { uploadId: id, uploadUrl, expiresAt: putExpiresAt.toISOString() };
+        await seal?.(trx, slot);
+        return slot;
+      });
+    },
+
+    async markReceived(uploadId: string): Promise<void> {
+      await uploadRepository.markReceived(db, uploadId, clock.now());
+      // A file PUT again after its upload was spent (a refused CV or a duplicate discarded it) is
+      // never named and never swept: erase it at once rather than keep a CV nobody holds.
+      const row = await db
+        .selectFrom('uploads')
+        .select('used_at')
+        .where('id', '=', uploadId)
+        .executeTakeFirst();
+      if (row?.used_at != null) {
+        await files.delete(uploadId);
+        throw new AppError(
+          'conflict',
+          'This upload was already used; request a new upload to send another file.',
+        );
+      }
+    },
+
+    /**
+     * Check (5): the upload was issued to this account, its file arrived whole, and it is neither
+     * spent nor past its hour. Reads only: the upload is spent by the commit that accepts.
+     */
+    async usable(accountId: string, uploadId: string): Promise<UploadRow> {
+      const row = await uploadRepository.find(db, accountId, uploadId);
+      if (!row) throw invalid('it was not issued to this account');
+      if (row.used_at !== null) throw invalid('it has already been used');
+      if (row.expires_at.getTime() <= clock.now().getTime())
+        throw invalid('it expired (an upload id lives one hour)');
+      const size = await files.size(uploadId);
+      if (size === null) throw invalid('no file was uploaded to its uploadUrl');
+      if (size !== row.bytes) throw invalid('the stored file does not have the size declared');
+      return row;
+    },
+
+    /** Check (6): the PDF checks, out of process. A refused file is discarded with its upload. */
+    async inspect(upload: UploadRow, locale: ConsentLocale): Promise<Extract<CvVerdict, { ok: true }>> {
+      const verdict = await files
+        .withLocalFile(upload.id, (path) => inspector.check(path))
+        .catch((error: unknown) => {
+          // The file vanished between the size check and the read (swept, or spent by a racing request).
+          if ((error as Error).name === 'BlobNotFoundError') throw invalid('its file is no longer stored');
+          throw error;
+        });
+      if (verdict.ok) return verdict;
+      await this.discard(upload.account_id, upload.id);
+      const { detail, fix } = rejectionMessage(verdict.reason, locale, limits);
+      throw new AppError('cv_rejected', `The CV was refused: ${verdict.reason}.`, {
+        reason: verdict.reason,
+        detail,
+        fix,
+      });
+    },
+
+    /** Spends the upload and erases its file: a duplicate's or a refused CV's file is not kept. */
+    async discard(accountId: string, uploadId: string): Promise<void> {
+      await uploadRepository.markUsed(db, accountId, uploadId, clock.now());
+      await files.delete(uploadId);
+    },
+
+    /** Erases a spent upload's file that nothing will read. */
+    async eraseFile(uploadId: string): Promise<void> {
+      await files.delete(uploadId);
+    },
+
+    /** Spends the upload inside the accepting transaction; false when another request spent it first. */
+    async spend(trx: Db, accountId: string, uploadId: string): Promise<boolean> {
+      return uploadRepository.markUsed(trx, accountId, uploadId, clock.now());
+    },
+
+    /** Deletes uploads never used within their hour, file and row. */
+    async sweep(): Promise<number> {
+      const ids = await uploadRepository.expiredUnused(db, clock.now(), 500);
+      for (const id of ids) {
+        await files.delete(id);
+        await uploadRepository.delete(db, id);
+      }
+      return ids.length;
+    },
+  };
+}
+
+export type UploadService = ReturnType<typeof createUploadService>;

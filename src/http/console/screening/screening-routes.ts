@@ -1,0 +1,45 @@
+import { Type } from 'typebox';
+import { TemplateCreate, TemplatePatch } from '../../../contract/screening.ts';
+import type { Route } from '../../types.ts';
+
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+const base = '/console/v1/accounts/:accountId';
+
+export const createTemplate: Route = (app, { screening }) => {
+  app.post(
+    `${base}/screening-templates`,
+    { config: { console: true }, schema: { hide: true, params: Type.Object({ accountId: Id }), body: TemplateCreate } },
+    async (request, reply) => reply.code(201).send({ template: await screening.createTemplate(request.params.accountId, request.body) }),
+  );
+};
+
+export const updateTemplate: Route = (app, { screening }) => {
+  app.patch(
+    `${base}/screening-templates/:templateId`,
+    { config: { console: true }, schema: { hide: true, params: Type.Object({ accountId: Id, templateId: Id }), body: TemplatePatch } },
+    async (request) => ({ template: await screening.updateTemplate(request.params.accountId, request.params.templateId, request.body) }),
+  );
+};
+
+export const completeScreening: Route = (app, { screening }) => {
+  app.post(
+    `${base}/screenings/:screeningId/complete`,
+    { config: { console: true }, schema: { hide: true, params: Type.Object({ accountId: Id, screeningId: Id }) } },
+    async (request) => ({ screening: await screening.complete(request.params.accountId, request.params.screeningId) }),
+  );
+};
+
+export const billing: Route = (app, { screening }) => {
+  app.get(
+    `${base}/billing`,
+    {
+      config: { console: true },
+      schema: {
+        hide: true,
+        params: Type.Object({ accountId: Id }),
+        querystring: Type.Object({ month: Type.String({ maxLength: 7 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => screening.billing(request.params.accountId, request.query.month),
+  );
+};

@@ -1,0 +1,164 @@
+// The CV file check shared by applications and candidate imports (issue 4, item 3).
+//
+// Order, cheapest first, each step only on what passed the one before:
+//   1. size against maxBytes                              → too_large
+//   2. `%PDF-` within the first 1024 bytes (as readers do) → wrong_type
+//   3. decompression pre-scan (prescan.ts)                 → corrupt when it inflates past the budget
+//   4. pdf.js in a pooled child process (parser-pool.ts)   → encrypted, too_many_pages,
+//      no_text_layer, or corrupt on any error, deadline, crash or memory breach
+// Untrusted bytes are never parsed in this process; steps 1–3 only read, count and inflate
+// asynchronously, so the event loop keeps serving while a hostile file is refused.
+
+import { open } from 'node:fs/promises';
+import { type PoolEvent, ParserPool } from './parser-pool.ts';
+import { prescanPdf } from './prescan.ts';
+import type { CvCheckResult, CvRejectReason } from './types.ts';
+
+export { type CvLimits, rejectionMessage } from './messages.ts';
+export { ParserPoolUnavailable } from './parser-pool.ts';
+export type { CvCheckResult, CvLocale, CvRejectReason, PdfPage, PdfTextItem } from './types.ts';
+
+export interface CvCheckerOptions {
+  maxBytes: number;
+  maxPages: number;
+  /** Parser child processes kept warm. Default 2 (one per core of the reference machine). */
+  poolSize?: number;
+  /** Deadline for the pre-scan, and separately for parsing one PDF in a child. Default 5000. */
+  timeoutMs?: number;
+  /**
+   * Address-space limit (RLIMIT_AS) of each parser child, in MiB. Node with pdf.js loaded maps
+   * ~1.1 GiB before reading anything, so this is not the resident size: a CV parses at ~100 MB
+   * RSS. Default 1536.
+   */
+  memoryLimitMb?: number;
+  /** Lifecycle and outcome events, for logs and metrics. Never carries document content. */
+  onEvent?: (event: CvCheckerEvent) => void;
+}
+
+export type CvCheckStage = 'size' | 'magic' | 'prescan' | 'parser';
+
+export type CvCheckerEvent =
+  | PoolEvent
+  | { type: 'checked'; outcome: 'ok' | CvRejectReason; stage: CvCheckStage; ms: number; error?: string };
+
+export interface CvChecker {
+  /**
+   * Resolves with the verdict for the file at `filePath`. Rejects only when the checker itself
+   * cannot work (file unreadable, parser workers unable to start, checker closed): never blame
+   * the candidate for those.
+   */
+  check(filePath: string): Promise<CvCheckResult>;
+  close(): Promise<void>;
+}
+
+export const CV_CHECK_DEFAULTS = { poolSize: 2, timeoutMs: 5000, memoryLimitMb: 1536 } as const;
+
+/** The lowest address-space limit under which a child starts and parses a normal CV (measured). */
+export const MIN_MEMORY_LIMIT_MB = 1280;
+
+const HEAP_LIMIT_MB = 256;
+const RECYCLE_AFTER = 200;
+const HEADER_WINDOW = 1024;
+const PDF_MAGIC = Buffer.from('%PDF-');
+
+// A text CV inflates 1–3x overall and a 10,000-page file of tiny page objects ~20x, so 64x the
+// file size is generous for real files; the floor spares tiny files, and the ceiling keeps what
+// reaches pdf.js well inside the child's memory limit.
+const INFLATE_RATIO = 64;
+const INFLATE_FLOOR = 8 * 1024 * 1024;
+const INFLATE_CEILING = 128 * 1024 * 1024;
+
+export function createCvChecker(options: CvCheckerOptions): CvChecker {
+  const { maxBytes, maxPages } = options;
+  const poolSize = options.poolSize ?? CV_CHECK_DEFAULTS.poolSize;
+  const timeoutMs = options.timeoutMs ?? CV_CHECK_DEFAULTS.timeoutMs;
+  const memoryLimitMb = options.memoryLimitMb ?? CV_CHECK_DEFAULTS.memoryLimitMb;
+  requireInteger('maxBytes', maxBytes, 1);
+  requireInteger('maxPages', maxPages, 1);
+  requireInteger('poolSize', poolSize, 1);
+  requireInteger('timeoutMs', timeoutMs, 100);
+  requireInteger('memoryLimitMb', memoryLimitMb, MIN_MEMORY_LIMIT_MB);
+
+  const onEvent = options.onEvent;
+  const pool = new ParserPool({
+    size: poolSize,
+    timeoutMs,
+    memoryLimitMb,
+    heapLimitMb: HEAP_LIMIT_MB,
+    recycleAfter: RECYCLE_AFTER,
+    ...(onEvent ? { onEvent } : {}),
+  });
+
+  // Each pre-scan holds its file in memory (up to maxBytes); a burst of uploads waits here
+  // rather than multiplying that. Twice the pool keeps the parsers fed.
+  const prescanSlots = semaphore(poolSize * 2);
+
+  async function check(filePath: string): Promise<CvCheckResult> {
+    const started = performance.now();
+    const verdict = (result: CvCheckResult, stage: CvCheckStage, error?: string): CvCheckResult => {
+      onEvent?.({
+        type: 'checked',
+        outcome: result.ok ? 'ok' : result.reason,
+        stage,
+        ms: Math.round(performance.now() - started),
+        ...(error ? { error } : {}),
+      });
+      return result;
+    };
+
+    const { size, header } = await readHeader(filePath);
+    if (size > maxBytes) return verdict({ ok: false, reason: 'too_large' }, 'size');
+    if (header.indexOf(PDF_MAGIC) < 0) return verdict({ ok: false, reason: 'wrong_type' }, 'magic');
+
+    const scan = await prescanSlots.run(() =>
+      prescanPdf(filePath, {
+        maxInflatedBytes: Math.min(Math.max(size * INFLATE_RATIO, INFLATE_FLOOR), INFLATE_CEILING),
+        deadlineMs: timeoutMs,
+      }),
+    );
+    if (!scan.ok) return verdict({ ok: false, reason: 'corrupt' }, 'prescan', scan.cause);
+
+    const outcome = await pool.run({ path: filePath, maxPages });
+    if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
+    return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
+  }
+
+  return { check, close: () => pool.close() };
+}
+
+async function readHeader(filePath: string): Promise<{ size: number; header: Buffer }> {
+  const file = await open(filePath, 'r');
+  try {
+    const { size } = await file.stat();
+    const header = Buffer.alloc(Math.min(HEADER_WINDOW, size));
+    const { bytesRead } = await file.read(header, 0, header.length, 0);
+    return { size, header: header.subarray(0, bytesRead) };
+  } finally {
+    await file.close();
+  }
+}
+
+function semaphore(slots: number): { run<T>(task: () => Promise<T>): Promise<T> } {
+  let free = slots;
+  const waiting: (() => void)[] = [];
+  return {
+    async run(task) {
+      if (free > 0) free--;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await task();
+      } finally {
+        // The slot passes straight to the next waiter, if any.
+        const next = waiting.shift();
+        if (next) next();
+        else free++;
+      }
+    },
+  };
+}
+
+function requireInteger(name: string, value: number, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`createCvChecker: ${name} must be an integer >= ${min}, got ${value}`);
+  }
+}

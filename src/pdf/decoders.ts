@@ -1,0 +1,204 @@
+// Streaming decoders for the PDF filters that can expand data, used by the pre-scan to measure
+// how much a stream inflates to. Each takes and yields chunks lazily, so memory stays at a few
+// chunks however large the output would be; the consumer stops pulling when its budget is spent.
+
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createInflate } from 'node:zlib';
+
+export type Chunks = AsyncIterable<Uint8Array>;
+
+const CHUNK = 64 * 1024;
+
+export async function* flateDecode(source: Chunks): AsyncGenerator<Uint8Array> {
+  const inflate = createInflate({ chunkSize: CHUNK });
+  const feeding = pipeline(Readable.from(source, { objectMode: false }), inflate).catch(() => {});
+  try {
+    for await (const chunk of inflate) yield chunk as Buffer;
+  } catch (error) {
+    // Damaged or truncated data: pdf.js stops decoding at the same point, so counting stops too.
+    // Anything else (the budget running out upstream) must reach the caller.
+    if (!isZlibError(error)) throw error;
+  } finally {
+    inflate.destroy();
+    await feeding;
+  }
+}
+
+// LZW can expand ~2,700x, so input is fed in small slices to keep each yielded chunk small.
+const LZW_SLICE = 256;
+
+export async function* lzwDecode(source: Chunks, earlyChange: number): AsyncGenerator<Uint8Array> {
+  const prefix = new Int16Array(4096);
+  const suffix = new Uint8Array(4096);
+  const length = new Uint16Array(4096);
+  for (let i = 0; i < 256; i++) {
+    prefix[i] = -1;
+    suffix[i] = i;
+    length[i] = 1;
+  }
+  let next = 258;
+  let width = 9;
+  let previous = -1;
+  let bits = 0;
+  let bitCount = 0;
+  const scratch = new Uint8Array(4097);
+
+  for await (const input of source) {
+    for (let sliceStart = 0; sliceStart < input.length; sliceStart += LZW_SLICE) {
+      const slice = input.subarray(sliceStart, sliceStart + LZW_SLICE);
+      const out: Uint8Array[] = [];
+      for (const byte of slice) {
+        bits = ((bits << 8) | byte) >>> 0;
+        bitCount += 8;
+        while (bitCount >= width) {
+          const code = (bits >>> (bitCount - width)) & ((1 << width) - 1);
+          bitCount -= width;
+          bits &= (1 << bitCount) - 1;
+          if (code === 256) {
+            next = 258;
+            width = 9;
+            previous = -1;
+            continue;
+          }
+          if (code === 257) {
+            if (out.length > 0) yield concat(out);
+            return;
+          }
+          // A code one past the table (KwKwK) is the previous string plus its own first byte;
+          // anything further is invalid, and pdf.js stops there too.
+          const known = code < next;
+          if (!known && (code !== next || previous < 0)) {
+            if (out.length > 0) yield concat(out);
+            return;
+          }
+          const base = known ? code : previous;
+          const n = length[base]!;
+          for (let i = n - 1, c = base; i >= 0; i--) {
+            scratch[i] = suffix[c]!;
+            c = prefix[c]!;
+          }
+          const firstOfEntry = scratch[0]!;
+          if (!known) scratch[n] = firstOfEntry;
+          out.push(scratch.slice(0, known ? n : n + 1));
+          if (previous >= 0 && next < 4096) {
+            prefix[next] = previous;
+            suffix[next] = firstOfEntry;
+            length[next] = length[previous]! + 1;
+            next++;
+          }
+          previous = code;
+          if (next + earlyChange >= 1 << width && width < 12) width++;
+        }
+      }
+      if (out.length > 0) yield concat(out);
+    }
+  }
+}
+
+export async function* runLengthDecode(source: Chunks): AsyncGenerator<Uint8Array> {
+  let literal = 0; // bytes still to copy from a literal run
+  let repeat = false; // the next byte is to be repeated `repeatCount` times
+  let repeatCount = 0;
+  for await (const input of source) {
+    const out: Uint8Array[] = [];
+    let i = 0;
+    while (i < input.length) {
+      if (literal > 0) {
+        const take = Math.min(literal, input.length - i);
+        out.push(input.slice(i, i + take));
+        literal -= take;
+        i += take;
+      } else if (repeat) {
+        out.push(new Uint8Array(repeatCount).fill(input[i]!));
+        repeat = false;
+        i++;
+      } else {
+        const n = input[i++]!;
+        if (n === 128) {
+          if (out.length > 0) yield concat(out);
+          return;
+        }
+        if (n < 128) literal = n + 1;
+        else {
+          repeat = true;
+          repeatCount = 257 - n;
+        }
+      }
+    }
+    if (out.length > 0) yield concat(out);
+  }
+}
+
+export async function* asciiHexDecode(source: Chunks): AsyncGenerator<Uint8Array> {
+  let high = -1;
+  for await (const input of source) {
+    const out = new Uint8Array(Math.ceil(input.length / 2));
+    let n = 0;
+    for (const b of input) {
+      if (b === 0x3e) {
+        if (high >= 0) out[n++] = high << 4;
+        yield out.subarray(0, n);
+        return;
+      }
+      const v = hex(b);
+      if (v < 0) continue;
+      if (high < 0) high = v;
+      else {
+        out[n++] = (high << 4) | v;
+        high = -1;
+      }
+    }
+    if (n > 0) yield out.subarray(0, n);
+  }
+}
+
+export async function* ascii85Decode(source: Chunks): AsyncGenerator<Uint8Array> {
+  let group = 0;
+  let count = 0;
+  for await (const input of source) {
+    const out = new Uint8Array(input.length * 4 + 4);
+    let n = 0;
+    for (const b of input) {
+      if (b === 0x7e) {
+        if (count > 1) {
+          for (let i = count; i < 5; i++) group = group * 85 + 84;
+          for (let i = 0; i < count - 1; i++) out[n++] = (group >>> (24 - 8 * i)) & 0xff;
+        }
+        yield out.subarray(0, n);
+        return;
+      }
+      if (b === 0x7a && count === 0) {
+        n += 4; // 'z' stands for four zero bytes
+        continue;
+      }
+      if (b < 0x21 || b > 0x75) continue;
+      group = group * 85 + (b - 0x21);
+      if (++count === 5) {
+        out[n++] = (group >>> 24) & 0xff;
+        out[n++] = (group >>> 16) & 0xff;
+        out[n++] = (group >>> 8) & 0xff;
+        out[n++] = group & 0xff;
+        group = 0;
+        count = 0;
+      }
+    }
+    if (n > 0) yield out.subarray(0, n);
+  }
+}
+
+function isZlibError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('Z_');
+}
+
+function hex(b: number): number {
+  if (b >= 0x30 && b <= 0x39) return b - 0x30;
+  if (b >= 0x41 && b <= 0x46) return b - 0x37;
+  if (b >= 0x61 && b <= 0x66) return b - 0x57;
+  return -1;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}

@@ -1,0 +1,214 @@
+// Child process of the parser pool: opens one PDF at a time with pdf.js and reports its page
+// count and text. pdf.js parses on the calling thread in Node, so this process is the sandbox:
+// the pool starts it under an OS address-space limit and a V8 heap limit, and kills it at the
+// deadline. Nothing here guards against time or memory; that is the parent's job.
+
+import { readFile } from 'node:fs/promises';
+import { registerHooks } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { ParseOutcome, ParseRequest, WorkerMessage } from './protocol.ts';
+import { addText, emptyStats, hasTextLayer } from './text-layer.ts';
+import type { PdfPage, PdfTextItem } from './types.ts';
+
+// pdf.js loads @napi-rs/canvas at import time to polyfill rendering globals. Text extraction never
+// renders, and the native module reserves 1 GiB of address space, which would eat most of the
+// headroom under the OS memory limit.
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    if (specifier === '@napi-rs/canvas') throw new Error('rendering is not used by the CV check');
+    return nextResolve(specifier, context);
+  },
+});
+
+// Its import-time warnings about the missing canvas would bury a real crash in the stderr tail the
+// pool keeps for diagnosis.
+const consoleWarn = console.warn;
+console.warn = () => {};
+const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+console.warn = consoleWarn;
+const pdfjsRoot = dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')));
+
+// Caps on what is sent back: a dense 10-page CV has ~5,000 items and ~40,000 characters.
+const MAX_ITEMS = 20_000;
+const MAX_CHARS = 200_000;
+
+const DOCUMENT_OPTIONS = {
+  verbosity: pdfjs.VerbosityLevel.ERRORS,
+  // Lenient: a partly damaged CV that still yields text is still a CV; the text check decides.
+  stopAtErrors: false,
+  // Real PostScript font names (for bold/italic) need this plus an operator list per page.
+  fontExtraProperties: true,
+  // Images are never decoded for text; 1 pixel also keeps getOperatorList() from decoding them.
+  maxImageSize: 1,
+  isOffscreenCanvasSupported: false,
+  isImageDecoderSupported: false,
+  useWasm: false,
+  enableXfa: false,
+  disableFontFace: true,
+  useSystemFonts: false,
+  disableAutoFetch: true,
+  standardFontDataUrl: join(pdfjsRoot, 'standard_fonts/'),
+  cMapUrl: join(pdfjsRoot, 'cmaps/'),
+  cMapPacked: true,
+};
+
+function send(message: WorkerMessage): void {
+  process.send?.(message);
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+const SUBSET_TAG = /^[A-Z]{6}\+/;
+const BOLD = /bold|black|heavy|demi/i;
+// Adobe's short style suffixes are case-sensitive: MinionPro-It, MinionPro-BoldIt.
+const ITALIC = /italic|oblique|slanted/i;
+const ITALIC_SUFFIX = /[-,]\w*It$/;
+
+interface FontInfo {
+  fontName: string;
+  bold: boolean;
+  italic: boolean;
+}
+
+interface RawTextItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+  fontName: string;
+}
+
+function isTextItem(item: unknown): item is RawTextItem {
+  return typeof (item as { str?: unknown }).str === 'string';
+}
+
+async function parse(data: Uint8Array, maxPages: number): Promise<ParseOutcome> {
+  const task = pdfjs.getDocument({ data, ...DOCUMENT_OPTIONS });
+  try {
+    let doc: Awaited<typeof task.promise>;
+    try {
+      doc = await task.promise;
+    } catch (error) {
+      // NEED_PASSWORD or INCORRECT_PASSWORD: a user password is set. An owner password alone
+      // (permissions only) opens with the empty password and never gets here.
+      if (error instanceof pdfjs.PasswordException) return { ok: false, reason: 'encrypted' };
+      return { ok: false, reason: 'corrupt', error: describe(error) };
+    }
+    // Decided from the page tree alone, before any page is read.
+    if (doc.numPages < 1) return { ok: false, reason: 'corrupt', error: 'no pages' };
+    if (doc.numPages > maxPages) return { ok: false, reason: 'too_many_pages' };
+
+    const stats = emptyStats();
+    const text: PdfPage[] = [];
+    let itemCount = 0;
+    let charCount = 0;
+    for (let pageNumber = 1; pageNumber <= doc.numPages; pageNumber++) {
+      const page = await doc.getPage(pageNumber);
+      const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
+      const raw: RawTextItem[] = [];
+      if (itemCount < MAX_ITEMS && charCount < MAX_CHARS) {
+        const reader = page.streamTextContent().getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          for (const item of (value as { items: unknown[] }).items) {
+            if (!isTextItem(item) || item.str.trim() === '') continue;
+            addText(stats, item.str);
+            raw.push(item);
+            itemCount++;
+            charCount += item.str.length;
+          }
+          if (itemCount >= MAX_ITEMS || charCount >= MAX_CHARS) {
+            await reader.cancel(new Error('text cap reached'));
+            break;
+          }
+        }
+      }
+      const fonts = raw.length > 0 ? await fontsOf(page, raw) : new Map<string, FontInfo>();
+      const items: PdfTextItem[] = raw.map((item) => {
+        const font = fonts.get(item.fontName) ?? { fontName: item.fontName, bold: false, italic: false };
+        return {
+          str: item.str,
+          x: round((item.transform[4] ?? 0) - x0),
+          y: round((item.transform[5] ?? 0) - y0),
+          width: round(item.width),
+          height: round(item.height),
+          ...font,
+        };
+      });
+      text.push({ width: round(x1 - x0), height: round(y1 - y0), items });
+      page.cleanup();
+    }
+    if (!hasTextLayer(stats, doc.numPages)) return { ok: false, reason: 'no_text_layer' };
+    return { ok: true, pages: doc.numPages, text };
+  } catch (error) {
+    return { ok: false, reason: 'corrupt', error: describe(error) };
+  } finally {
+    await task.destroy().catch(() => {});
+  }
+}
+
+// getTextContent() only knows pdf.js's internal font ids (g_d0_f1); the real names arrive with the
+// operator list. Without them the items keep the ids and bold/italic stay false.
+async function fontsOf(page: PDFPageProxy, items: RawTextItem[]): Promise<Map<string, FontInfo>> {
+  const fonts = new Map<string, FontInfo>();
+  try {
+    await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+  } catch {
+    return fonts;
+  }
+  for (const id of new Set(items.map((item) => item.fontName))) {
+    if (!page.commonObjs.has(id)) continue;
+    const font = page.commonObjs.get(id) as { name?: unknown } | null;
+    const name = typeof font?.name === 'string' ? font.name.replace(SUBSET_TAG, '') : '';
+    if (name === '') continue;
+    fonts.set(id, {
+      fontName: name,
+      bold: BOLD.test(name),
+      italic: ITALIC.test(name) || ITALIC_SUFFIX.test(name),
+    });
+  }
+  return fonts;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : 'unknown error';
+}
+
+// The first document pays for loading pdf.js's worker module and JIT warm-up (~300 ms); do it
+// before reporting ready so the first real check is as fast as the rest.
+const WARM_UP = `%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >> endobj
+4 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >> endobj
+5 0 obj << /Length 44 >> stream
+BT /F1 12 Tf 10 50 Td (Warming up) Tj ET
+endstream endobj
+trailer << /Root 1 0 R >>
+%%EOF`;
+
+// pdf.js can leave rejected internal promises behind once a task is destroyed mid-way; they must
+// not take down a healthy worker.
+process.on('unhandledRejection', () => {});
+process.on('disconnect', () => process.exit(0));
+process.on('message', (message: ParseRequest) => {
+  void handle(message);
+});
+
+async function handle(request: ParseRequest): Promise<void> {
+  let outcome: ParseOutcome;
+  try {
+    outcome = await parse(new Uint8Array(await readFile(request.path)), request.maxPages);
+  } catch (error) {
+    outcome = { ok: false, reason: 'corrupt', error: describe(error) };
+  }
+  send({ type: 'result', id: request.id, outcome });
+}
+
+await parse(new TextEncoder().encode(WARM_UP), 1);
+send({ type: 'ready' });

@@ -1,0 +1,125 @@
+import { hostname } from 'node:os';
+import type { Db } from '../db/connect.ts';
+import type { Clock } from '../lib/clock.ts';
+import { randomToken } from '../lib/ids.ts';
+import type { TaskName, TaskPayloads } from './queue.ts';
+import { type TaskRow, taskRepository } from './task-repository.ts';
+
+export type TaskHandler<N extends TaskName> = (payload: TaskPayloads[N], task: TaskRow) => Promise<void>;
+export type TaskHandlers = { [N in TaskName]: TaskHandler<N> };
+
+export interface WorkerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface WorkerOptions {
+  db: Db;
+  clock: Clock;
+  handlers: TaskHandlers;
+  log: WorkerLog;
+  concurrency?: number;
+  pollMs?: number;
+  /** A task not finished within its lease is taken to have died with its worker and runs again. */
+  leaseMs?: number;
+}
+
+/** Exponential backoff with jitter: 5 s, 10 s, 20 s … capped at one hour. */
+export function backoffMs(attempt: number): number {
+  const base = Math.min(3_600_000, 5_000 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+export function createWorker(options: WorkerOptions) {
+  const { db, clock, handlers, log } = options;
+  const concurrency = options.concurrency ?? 2;
+  const pollMs = options.pollMs ?? 500;
+  const leaseMs = options.leaseMs ?? 120_000;
+  const workerId = `${hostname()}:${process.pid}:${randomToken(6)}`;
+  const running = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | null = null;
+  let stopping = false;
+
+  async function run(task: TaskRow): Promise<void> {
+    const handler = handlers[task.name as TaskName] as TaskHandler<TaskName> | undefined;
+    try {
+      if (!handler) throw new Error(`no handler for task "${task.name}"`);
+      await handler(task.payload as never, task);
+      if (!(await taskRepository.complete(db, task.id, workerId, clock.now()))) {
+        log.warn({ taskId: task.id, task: task.name }, 'task lease lost before completion');
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const last = task.attempts >= task.max_attempts;
+      const now = clock.now();
+      await taskRepository
+        .fail(
+          db,
+          task.id,
+          workerId,
+          now,
+          message,
+          last ? null : new Date(now.getTime() + backoffMs(task.attempts)),
+        )
+        .catch((err: unknown) => log.error({ err, taskId: task.id }, 'could not record task failure'));
+      (last ? log.error : log.warn)(
+        { taskId: task.id, task: task.name, attempt: task.attempts, err: message },
+        last ? 'task dead-lettered' : 'task failed; will retry',
+      );
+    }
+  }
+
+  /** Claims what is due and runs it; resolves when those tasks are done. Returns how many ran. */
+  async function tick(): Promise<number> {
+    const free = concurrency - running.size;
+    if (free <= 0 || stopping) return 0;
+    const tasks = await taskRepository.claim(db, workerId, clock.now(), leaseMs, free);
+    const batch = tasks.map((task) => {
+      const p = run(task).finally(() => running.delete(p));
+      running.add(p);
+      return p;
+    });
+    await Promise.all(batch);
+    return tasks.length;
+  }
+
+  function schedule(delay: number): void {
+    if (stopping) return;
+    timer = setTimeout(async () => {
+      let ran = 0;
+      try {
+        ran = await tick();
+      } catch (err) {
+        log.error({ err }, 'task poll failed');
+      }
+      schedule(ran > 0 ? 0 : pollMs);
+    }, delay);
+  }
+
+  return {
+    id: workerId,
+    start(): void {
+      stopping = false;
+      schedule(0);
+    },
+    /** Runs due tasks until none is left (tests and one-off runs). */
+    async drain(maxRounds = 100): Promise<number> {
+      let total = 0;
+      for (let i = 0; i < maxRounds; i++) {
+        const ran = await tick();
+        total += ran;
+        if (ran === 0 && running.size === 0) break;
+      }
+      return total;
+    },
+    /** Stops claiming, then waits for the tasks in hand to finish. */
+    async stop(): Promise<void> {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+export type Worker = ReturnType<typeof createWorker>;
