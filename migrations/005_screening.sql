@@ -37,3 +37,6 @@ CREATE TABLE screenings (
 CREATE INDEX screenings_job_candidate ON screenings (job_id, candidate_id);
 CREATE INDEX screenings_account_month ON screenings (account_id, requested_at);
 CREATE INDEX screenings_candidate_contacts ON screenings (account_id, candidate_id, requested_at) WHERE unsolicited;
+
+-- The public job feed: every account's live roles, newest first.
+CREATE INDEX jobs_feed ON jobs (id DESC) WHERE status = 'published';

@@ -261,7 +261,7 @@ export function scoreCv(cv: VirtualCv, expected: Label['expected']): Record<Fami
       a: w.position,
       b: w.name,
       start: w.startDate,
-      end: endOf({ ...w, isCurrent: w.x.isCurrent }),
+      end: endOf(w),
     })),
     expected.work.map((w) => ({ a: w.position, b: w.name, start: w.startDate, end: endOf(w) })),
   );
@@ -273,7 +273,7 @@ export function scoreCv(cv: VirtualCv, expected: Label['expected']): Record<Fami
       a: d.institution,
       b: q(d.studyType, d.area),
       start: d.startDate,
-      end: endOf({ ...d, isCurrent: d.x.isCurrent }),
+      end: endOf(d),
     })),
     expected.education.map((d) => ({
       a: d.institution,

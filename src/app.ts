@@ -5,6 +5,7 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { type ConfiguredBlobStore, registerLocalUploadRoute } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { AppError } from './domain/errors.ts';
+import { registerApplyPages } from './http/pages/apply-page.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import type { App } from './http/types.ts';
@@ -123,6 +124,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
   }
   for (const route of routes) route(app, options.services);
+  registerApplyPages(app, options.services, {
+    rateLimits: options.rateLimits,
+    clock: options.clock,
+    secureCookies: options.publicBaseUrl.startsWith('https://'),
+  });
   await app.ready();
   return app;
 }

@@ -11,6 +11,8 @@ import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
+import { createPublicJobService } from './domain/jobs/public-job-service.ts';
+import { createFormTokens } from './domain/intake/form-token.ts';
 import { createKeyService } from './domain/keys/key-service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { randomToken } from './lib/ids.ts';
@@ -73,6 +75,9 @@ export function createServices(deps: ServiceDeps) {
     keys: createKeyService({ db, clock }),
     idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl }),
+    publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
+    formTokens: createFormTokens({ db, clock }),
+    cvLimits,
     cv,
     screening,
     taskHandlers,

@@ -148,7 +148,7 @@ describe('layout', () => {
       ['Go', 'Kubernetes', 'PostgreSQL'],
     );
     assert.deepEqual(
-      cv.work.map((w) => [w.position, w.name, w.startDate, w.endDate, w.x.isCurrent]),
+      cv.work.map((w) => [w.position, w.name, w.startDate, w.endDate, w.isCurrent]),
       [
         ['Staff Engineer', 'Kinetik Ltd', '2021-01', undefined, true],
         ['Engineer', 'Paylane Ltd', '2017-03', '2020-12', false],
@@ -470,7 +470,7 @@ describe('labelled CVs through the real PDF check', () => {
     assert.equal(cv.basics.phone, '+34 612 345 678');
     assert.deepEqual(cv.basics.location, { city: 'Madrid', countryCode: 'ES' });
     assert.deepEqual(
-      cv.work.map((w) => [w.position, w.name, w.startDate, w.endDate ?? null, w.x.isCurrent]),
+      cv.work.map((w) => [w.position, w.name, w.startDate, w.endDate ?? null, w.isCurrent]),
       [
         ['Desarrollador Full Stack Sénior', 'Tiendas Alameda S.L.', '2020-01', null, true],
         ['Desarrollador Web', 'Banco Meridiano', '2017-09', '2019-12', false],
@@ -487,7 +487,7 @@ describe('labelled CVs through the real PDF check', () => {
     const fr = cvOf('fr-libreoffice-1col');
     assert.equal(fr.basics.phone, '+33 6 12 34 56 78');
     assert.equal(fr.work[0]?.startDate, '2020-01');
-    assert.equal(fr.work[0]?.x.isCurrent, true);
+    assert.equal(fr.work[0]?.isCurrent, true);
     assert.equal(fr.education[1]?.institution, 'Université Lumière Lyon 2');
 
     const pt = cvOf('pt-chromium-2col');
@@ -500,8 +500,8 @@ describe('labelled CVs through the real PDF check', () => {
 
   test('overall precision and recall stay above the measured floor', () => {
     const all = overall(sum(results.map((r) => r.scores)));
-    // Measured 0.995 / 0.995 on 13 CVs (scripts/cv-eval.ts); a lost field on one CV stays above.
-    assert.ok(recall(all) >= 0.97, `recall ${recall(all).toFixed(3)}`);
-    assert.ok(precision(all) >= 0.97, `precision ${precision(all).toFixed(3)}`);
+    // Measured 0.996 / 0.996 on 16 CVs (scripts/cv-eval.ts); a handful of lost fields fails.
+    assert.ok(recall(all) >= 0.98, `recall ${recall(all).toFixed(3)}`);
+    assert.ok(precision(all) >= 0.98, `precision ${precision(all).toFixed(3)}`);
   });
 });

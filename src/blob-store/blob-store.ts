@@ -21,6 +21,8 @@ export interface BlobStore {
   withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;
   /** Removes the object; removing one that is absent is not an error. */
   delete(key: string): Promise<void>;
+  /** Stores a file the service itself received (the hosted apply page's form), streaming it. */
+  putFile(key: string, filePath: string): Promise<void>;
 }
 
 export class BlobNotFoundError extends Error {

@@ -272,6 +272,25 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  async putFile(key: string, filePath: string): Promise<void> {
+    const target = this.#file(key);
+    await fsp.mkdir(this.#dir, { recursive: true, mode: 0o700 });
+    const temp = path.join(this.#dir, `${TEMP_PREFIX}${key}-${randomBytes(8).toString('hex')}`);
+    try {
+      await fsp.copyFile(filePath, temp);
+      await fsp.chmod(temp, 0o600);
+      try {
+        await fsp.link(temp, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyUploaded();
+        throw error;
+      }
+      await syncDirectory(this.#dir);
+    } finally {
+      await fsp.rm(temp, { force: true });
+    }
+  }
+
   async size(key: string): Promise<number | null> {
     return fileSize(this.#file(key));
   }

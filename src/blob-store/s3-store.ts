@@ -98,6 +98,20 @@ export class S3BlobStore implements BlobStore {
     });
   }
 
+  async putFile(key: string, filePath: string): Promise<void> {
+    assertValidKey(key);
+    const { size } = await fs.promises.stat(filePath);
+    await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.#bucket,
+        Key: key,
+        Body: fs.createReadStream(filePath),
+        ContentLength: size,
+        ContentType: PDF_CONTENT_TYPE,
+      }),
+    );
+  }
+
   async size(key: string): Promise<number | null> {
     assertValidKey(key);
     try {

@@ -3,7 +3,7 @@
 // the line's place in the CV (header or contact section first) to rank candidates.
 
 import { AMBIGUOUS_REGIONS, CITIES, COUNTRIES, REGION_CODES } from './lexicon.ts';
-import { fold, normKey, trimPunct, words } from './text.ts';
+import { normKey, trimPunct, words } from './text.ts';
 import type { VirtualCvLocation } from './types.ts';
 
 // Bounded quantifiers (RFC 5321's 64-character local part, 63-character labels) keep the scan
@@ -238,8 +238,4 @@ export function contactPieces(text: string): string[] {
     .split(/\s*(?:\||·|•|∙|●|▪|◦|⋅|—|–(?=\s)|\s-\s|;|\t|\s{2,}|│|┃|\p{So})\s*/u)
     .map((p) => p.trim())
     .filter(Boolean);
-}
-
-export function foldedIncludes(haystack: string, needle: string): boolean {
-  return fold(haystack).includes(fold(needle));
 }

@@ -178,17 +178,3 @@ export function findDateRange(text: string): DateRange | undefined {
     hasMonth: single.date.length > 4,
   };
 }
-
-/** One date, e.g. "sept. 2017" → "2017-09"; undefined when the text holds none. */
-export function parseDate(text: string): PartialIsoDate | undefined {
-  const found = tokens(fold(text));
-  return found.find((t) => t.date)?.date;
-}
-
-/** True for the words that mean "until now" in the four languages. */
-export function isPresentWord(text: string): boolean {
-  PRESENT.lastIndex = 0;
-  const folded = fold(text.trim());
-  const m = PRESENT.exec(folded);
-  return m !== null && m.index === 0 && m[0].length === folded.length;
-}

@@ -480,7 +480,7 @@ export function extractWork(lines: Line[]): VirtualCvWork[] {
       continue;
     }
     const fields: Partial<Record<WorkField, FieldMeta>> = {};
-    const work: VirtualCvWork = { highlights: body.highlights, x: { isCurrent: false, fields } };
+    const work: VirtualCvWork = { highlights: body.highlights, isCurrent: false, x: { fields } };
     if (a.first) {
       work.position = a.first.text;
       fields.position = meta(pieceConfidence(a.margin, titleScore(a.first)), page);
@@ -503,7 +503,7 @@ export function extractWork(lines: Line[]): VirtualCvWork[] {
       work.endDate = dates.endDate;
       fields.endDate = meta(dateConfidence(date!), page, date!.raw);
     }
-    work.x.isCurrent = dates.isCurrent;
+    work.isCurrent = dates.isCurrent;
     if (body.summary) work.summary = body.summary;
     out.push(work);
   }
@@ -562,7 +562,7 @@ export function extractEducation(lines: Line[]): VirtualCvEducation[] {
     if (!date && !a.first) continue;
     if (!date && !(a.first && (degreeScore(a.first) > 0 || schoolScore(a.first) > 0))) continue;
     const fields: Partial<Record<EducationField, FieldMeta>> = {};
-    const education: VirtualCvEducation = { x: { isCurrent: false, fields } };
+    const education: VirtualCvEducation = { isCurrent: false, x: { fields } };
     if (a.first) {
       const { studyType, area } = splitQualification(a.first.text);
       const c = meta(pieceConfidence(a.margin, degreeScore(a.first)), page, a.first.text);
@@ -588,7 +588,7 @@ export function extractEducation(lines: Line[]): VirtualCvEducation[] {
       education.endDate = dates.endDate;
       fields.endDate = meta(dateConfidence(date!), page, date!.raw);
     }
-    education.x.isCurrent = dates.isCurrent;
+    education.isCurrent = dates.isCurrent;
     out.push(education);
   }
   return out;

@@ -24,13 +24,12 @@ import {
 } from './contact.ts';
 import { extractEducation, extractWork } from './entries.ts';
 import { type Line, layoutPages } from './layout.ts';
-import { HEADINGS, JOB_TITLE_WORDS } from './lexicon.ts';
+import { JOB_TITLE_WORDS } from './lexicon.ts';
 import { allLanguages, extractLanguages, extractSkills, parseLanguage } from './lists.ts';
 import { findSections, matchHeading, type Section } from './sections.ts';
 import {
   clamp01,
   collapseLetterSpacing,
-  fold,
   isAllCaps,
   normKey,
   phraseMatcher,
@@ -45,6 +44,7 @@ import {
   type VirtualCvBasics,
   type VirtualCvLanguage,
   type VirtualCvProfile,
+  type VirtualCvSkill,
 } from './types.ts';
 
 export type {
@@ -145,34 +145,8 @@ function build(pages: PdfPage[], prior: CvPrior): VirtualCv {
   cv.work = of('work').flatMap((s) => extractWork(s.lines));
   cv.education = of('education').flatMap((s) => extractEducation(s.lines));
   const skills = of('skills').flatMap((s) => extractSkills(s.lines));
-  // "Languages: English, Spanish" inside a skills list belongs with the languages.
-  const languages: VirtualCvLanguage[] = of('languages').flatMap((s) => extractLanguages(s.lines));
-  for (const skill of [...skills]) {
-    const isLanguagesLabel = HEADINGS.languages && matchHeading(skill.name)?.kind === 'languages';
-    if (isLanguagesLabel && skill.keywords && allLanguages(skill.keywords)) {
-      skills.splice(skills.indexOf(skill), 1);
-      for (const keyword of skill.keywords) {
-        const parsed = parseLanguage(keyword);
-        if (parsed && !languages.some((l) => normKey(l.language) === normKey(parsed.language)))
-          languages.push(parsed);
-      }
-    }
-  }
-  // "Languages: English (fluent), Polish (native)" under "Additional information" and the like.
-  for (const section of sections) {
-    if (section.kind === 'languages' || section.kind === 'skills') continue;
-    for (const line of section.lines) {
-      const labelled = LANGUAGES_LABEL.exec(line.text);
-      if (!labelled) continue;
-      for (const parsed of extractLanguages([
-        { ...line, text: labelled[1]!, parts: [{ ...line.parts[0]!, text: labelled[1]! }] },
-      ])) {
-        if (!languages.some((l) => normKey(l.language) === normKey(parsed.language))) languages.push(parsed);
-      }
-    }
-  }
+  cv.languages = collectLanguages(sections, skills);
   cv.skills = skills;
-  cv.languages = languages;
 
   if (of('work').length === 0) warnings.push('no_work_section');
   if (of('education').length === 0) warnings.push('no_education_section');
@@ -180,35 +154,55 @@ function build(pages: PdfPage[], prior: CvPrior): VirtualCv {
   return cv;
 }
 
+/**
+ * The languages sections, plus languages listed elsewhere: a "Languages: English, Spanish" entry
+ * of a skills list (moved out of `skills`), or such a line under "Additional information".
+ */
+function collectLanguages(sections: Section[], skills: VirtualCvSkill[]): VirtualCvLanguage[] {
+  const languages = sections.filter((s) => s.kind === 'languages').flatMap((s) => extractLanguages(s.lines));
+  const add = (found: VirtualCvLanguage[]) => {
+    for (const parsed of found) {
+      if (!languages.some((l) => normKey(l.language) === normKey(parsed.language))) languages.push(parsed);
+    }
+  };
+  for (const skill of [...skills]) {
+    if (matchHeading(skill.name)?.kind !== 'languages' || !skill.keywords || !allLanguages(skill.keywords))
+      continue;
+    skills.splice(skills.indexOf(skill), 1);
+    add(skill.keywords.flatMap((k) => parseLanguage(k) ?? []));
+  }
+  for (const section of sections) {
+    if (section.kind === 'languages' || section.kind === 'skills') continue;
+    for (const line of section.lines) {
+      const rest = LANGUAGES_LABEL.exec(line.text)?.[1];
+      if (rest) add(extractLanguages([{ ...line, text: rest, parts: [{ ...line.parts[0]!, text: rest }] }]));
+    }
+  }
+  return languages;
+}
+
 const LANGUAGES_LABEL = /^\s*(?:languages?|idiomas?|lenguas|langues?|l[ií]nguas?)\s*:\s*(.+)$/iu;
 
 const PAGE_NUMBER =
   /^(?:page|p[aá]gina|pag\.?|p[aá]g\.?|p\.)?\s*\d{1,2}\s*(?:(?:\/|of|de|sur|di)\s*\d{1,2})?$/iu;
 
-/** Page numbers, and running headers or footers repeated on several pages. */
+/**
+ * Page numbers, and running headers or footers: the top or bottom two lines of a later page
+ * whose text already appeared earlier (the name repeated at the top of page 2).
+ */
 function dropFurniture(lines: Line[]): Line[] {
-  const pages = new Set(lines.map((l) => l.page)).size;
-  const seen = new Map<string, number>();
-  if (pages > 1) {
-    for (const line of lines) {
-      const k = normKey(line.text);
-      seen.set(k, (seen.get(k) ?? 0) + 1);
-    }
+  const edges = new Set<Line>();
+  for (const pageNo of new Set(lines.map((l) => l.page))) {
+    const byY = lines.filter((l) => l.page === pageNo).sort((a, b) => b.y - a.y);
+    for (const line of [...byY.slice(0, 2), ...byY.slice(-2)]) edges.add(line);
   }
+  const seen = new Set<string>();
   const kept: Line[] = [];
-  const first = new Set<string>();
   for (const line of lines) {
     if (PAGE_NUMBER.test(line.text.trim())) continue;
     const k = normKey(line.text);
-    if (
-      pages > 1 &&
-      (seen.get(k) ?? 0) >= Math.min(pages, 2) &&
-      k.length > 0 &&
-      first.has(k) &&
-      line.page > 1
-    )
-      continue;
-    first.add(k);
+    if (line.page > 1 && edges.has(line) && seen.has(k)) continue;
+    seen.add(k);
     kept.push(line);
   }
   return kept;
@@ -483,6 +477,3 @@ function overallConfidence(cv: VirtualCv): number {
   const education = mean(cv.education.map((e) => mean(Object.values(e.x.fields).map((m) => m.confidence))));
   return clamp01(0.3 * (f.name?.confidence ?? 0) + 0.2 * contact + 0.3 * work + 0.2 * education);
 }
-
-// Kept for callers that want to test a text against the same folding the builder uses.
-export { fold };

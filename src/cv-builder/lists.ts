@@ -3,7 +3,7 @@
 // by the margin ("domain-driven / design") stays whole.
 
 import { type Line, wrapsInto } from './layout.ts';
-import { FLUENCY_WORDS, LANGUAGE_NAMES } from './lexicon.ts';
+import { LANGUAGE_NAMES } from './lexicon.ts';
 import { clamp01, normKey, trimPunct, words } from './text.ts';
 import type { VirtualCvLanguage, VirtualCvSkill } from './types.ts';
 
@@ -150,5 +150,3 @@ export function allLanguages(items: string[]): boolean {
     })
   );
 }
-
-export { FLUENCY_WORDS };

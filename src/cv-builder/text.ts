@@ -37,10 +37,6 @@ export function words(text: string): string[] {
   return text.split(/\s+/).filter((w) => w.length > 0);
 }
 
-export function letterCount(text: string): number {
-  return text.match(/\p{L}/gu)?.length ?? 0;
-}
-
 /** True when the text has at least three letters and none of them is lower case. */
 export function isAllCaps(text: string): boolean {
   const letters = text.match(/\p{L}/gu) ?? [];
@@ -126,15 +122,6 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** Whole-word test of a folded phrase inside folded text. */
-export function hasPhrase(foldedText: string, phrase: string): boolean {
-  const boundary = (ch: string | undefined) => ch === undefined || !/[\p{L}\p{N}]/u.test(ch);
-  for (let at = foldedText.indexOf(phrase); at >= 0; at = foldedText.indexOf(phrase, at + 1)) {
-    if (boundary(foldedText[at - 1]) && boundary(foldedText[at + phrase.length])) return true;
-  }
-  return false;
 }
 
 /**

@@ -1,7 +1,8 @@
 // The virtual CV: a JSON Resume document (jsonresume/resume-schema field names, partial ISO
-// dates) whose extensions live under an `x` key on each object, so the document still validates
-// against the JSON Resume schema (it allows additional properties). docs/virtual-cv.md is the
-// reference for every field.
+// dates) whose extensions live under an `x` key on each object, except `isCurrent` on work and
+// education entries, which readers need next to the dates. The document still validates against
+// the JSON Resume schema (it allows additional properties). docs/virtual-cv.md is the reference
+// for every field.
 
 export const VIRTUAL_CV_SCHEMA_VERSION = 'vcv-1.0';
 
@@ -69,7 +70,9 @@ export interface VirtualCvWork {
   endDate?: PartialIsoDate;
   summary?: string;
   highlights: string[];
-  x: { isCurrent: boolean; fields: Partial<Record<WorkField, FieldMeta>> };
+  /** True while the role is ongoing ("Present", "Actualidad", "Atual"…); `endDate` is then omitted. */
+  isCurrent: boolean;
+  x: { fields: Partial<Record<WorkField, FieldMeta>> };
 }
 
 export type EducationField = 'institution' | 'studyType' | 'area' | 'startDate' | 'endDate';
@@ -82,7 +85,8 @@ export interface VirtualCvEducation {
   studyType?: string;
   startDate?: PartialIsoDate;
   endDate?: PartialIsoDate;
-  x: { isCurrent: boolean; fields: Partial<Record<EducationField, FieldMeta>> };
+  isCurrent: boolean;
+  x: { fields: Partial<Record<EducationField, FieldMeta>> };
 }
 
 export interface VirtualCvSkill {

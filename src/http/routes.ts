@@ -14,7 +14,14 @@ import { revokeKey } from './console/keys/revoke-key.ts';
 import { addPerson, addSuppression, listJobApplications } from './console/intake/intake-routes.ts';
 import { listMail, listTasks, retryTask } from './console/ops/ops-routes.ts';
 import { claimPages } from './pages/claim-page.ts';
-import { billing, completeScreening, createTemplate, updateTemplate } from './console/screening/screening-routes.ts';
+import { jobFeed } from './pages/feed.ts';
+import { jobPage } from './pages/job-page.ts';
+import {
+  billing,
+  completeScreening,
+  createTemplate,
+  updateTemplate,
+} from './console/screening/screening-routes.ts';
 import type { Route } from './types.ts';
 import { triggerScreening } from './v1/screening/trigger-screening.ts';
 import { createApplication } from './v1/applications/create-application.ts';
@@ -61,6 +68,8 @@ export const routes: Route[] = [
   listTasks,
   retryTask,
   claimPages,
+  jobPage,
+  jobFeed,
   createTemplate,
   updateTemplate,
   completeScreening,

@@ -137,36 +137,65 @@ export interface ScreeningInviteInput {
   completeBy: Date;
 }
 
-const INVITE: Record<ConsentLocale, { subject: (c: ScreeningInviteInput) => string; lines: (c: ScreeningInviteInput, date: string) => string[]; note: string }> = {
+const INVITE: Record<
+  ConsentLocale,
+  {
+    subject: (c: ScreeningInviteInput) => string;
+    lines: (c: ScreeningInviteInput, date: string) => string[];
+    note: string;
+  }
+> = {
   en: {
     subject: (c) => `${c.company} invites you to a screening for ${c.role}`,
-    lines: (c, date) => [`Hello ${c.name},`, `${c.company} would like you to take a short automated screening for ${c.role}.`, `Please complete it by ${date}.`],
+    lines: (c, date) => [
+      `Hello ${c.name},`,
+      `${c.company} would like you to take a short automated screening for ${c.role}.`,
+      `Please complete it by ${date}.`,
+    ],
     note: 'A note from the employer:',
   },
   es: {
     subject: (c) => `${c.company} te invita a una evaluación para ${c.role}`,
-    lines: (c, date) => [`Hola, ${c.name}:`, `${c.company} quiere que realices una breve evaluación automatizada para ${c.role}.`, `Complétala antes del ${date}.`],
+    lines: (c, date) => [
+      `Hola, ${c.name}:`,
+      `${c.company} quiere que realices una breve evaluación automatizada para ${c.role}.`,
+      `Complétala antes del ${date}.`,
+    ],
     note: 'Una nota del empleador:',
   },
   fr: {
     subject: (c) => `${c.company} vous invite à une présélection pour ${c.role}`,
-    lines: (c, date) => [`Bonjour ${c.name},`, `${c.company} vous propose une courte présélection automatisée pour le poste ${c.role}.`, `Merci de la terminer avant le ${date}.`],
+    lines: (c, date) => [
+      `Bonjour ${c.name},`,
+      `${c.company} vous propose une courte présélection automatisée pour le poste ${c.role}.`,
+      `Merci de la terminer avant le ${date}.`,
+    ],
     note: "Un mot de l'employeur :",
   },
   pt: {
     subject: (c) => `A ${c.company} convida-o para uma triagem para ${c.role}`,
-    lines: (c, date) => [`Olá, ${c.name},`, `A ${c.company} gostaria que fizesse uma breve triagem automatizada para ${c.role}.`, `Conclua-a até ${date}.`],
+    lines: (c, date) => [
+      `Olá, ${c.name},`,
+      `A ${c.company} gostaria que fizesse uma breve triagem automatizada para ${c.role}.`,
+      `Conclua-a até ${date}.`,
+    ],
     note: 'Uma nota do empregador:',
   },
 };
 
 export function screeningInviteMail(input: ScreeningInviteInput) {
   const copy = INVITE[input.locale];
-  const date = new Intl.DateTimeFormat(input.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(input.completeBy) + ' UTC';
+  const date =
+    new Intl.DateTimeFormat(input.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
+      input.completeBy,
+    ) + ' UTC';
   const lines = copy.lines(input, date);
   const note = input.message ? [copy.note, input.message] : [];
   const text = [...lines, ...note].join('\n\n') + '\n';
-  const html = `<!doctype html><html lang="${input.locale}"><body style="font-family:sans-serif;line-height:1.5">${[...lines, ...note]
+  const html = `<!doctype html><html lang="${input.locale}"><body style="font-family:sans-serif;line-height:1.5">${[
+    ...lines,
+    ...note,
+  ]
     .map((line) => `<p>${escapeHtml(line)}</p>`)
     .join('')}</body></html>`;
   return { subject: copy.subject(input), text, html };

@@ -14,7 +14,8 @@ import type { UploadService } from './upload-service.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { candidateRepository } from './candidate-repository.ts';
 
-export type ApplicationSource = 'api' | 'apply_page';
+/** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
+export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
 
 export interface ApplicationAnswer {
   applicationId: string;

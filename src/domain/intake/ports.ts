@@ -4,6 +4,7 @@ export interface CvFileStore {
   size(key: string): Promise<number | null>;
   withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;
   delete(key: string): Promise<void>;
+  putFile(key: string, filePath: string): Promise<void>;
 }
 
 export type CvRejectReason =

@@ -18,13 +18,16 @@ export const uploadRepository = {
       .executeTakeFirst();
   },
 
-  async markReceived(db: Db, id: string, at: Date): Promise<void> {
+  /** Records the file's arrival; answers whether the upload was already spent by then. */
+  async markReceived(db: Db, id: string, at: Date): Promise<{ spent: boolean }> {
     await db
       .updateTable('uploads')
       .set({ received_at: at })
       .where('id', '=', id)
       .where('received_at', 'is', null)
       .execute();
+    const row = await db.selectFrom('uploads').select('used_at').where('id', '=', id).executeTakeFirst();
+    return { spent: row?.used_at != null };
   },
 
   /** Spends the upload; false when another request spent it first. */

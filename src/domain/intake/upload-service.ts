@@ -59,16 +59,34 @@ export function createUploadService(deps: {
       });
     },
 
+    /** An upload the service received itself (the hosted apply page's form): stored and marked sent. */
+    async createFromFile(
+      accountId: string,
+      filePath: string,
+      bytes: number,
+      fileName: string | null,
+    ): Promise<string> {
+      const now = clock.now();
+      const id = newId('upl', now);
+      await uploadRepository.insert(db, {
+        id,
+        account_id: accountId,
+        bytes,
+        file_name: fileName,
+        created_at: now,
+        put_expires_at: now,
+        expires_at: new Date(now.getTime() + UPLOAD_LIFETIME_MS),
+        received_at: now,
+        used_at: null,
+      });
+      await files.putFile(id, filePath);
+      return id;
+    },
+
     async markReceived(uploadId: string): Promise<void> {
-      await uploadRepository.markReceived(db, uploadId, clock.now());
       // A file PUT again after its upload was spent (a refused CV or a duplicate discarded it) is
       // never named and never swept: erase it at once rather than keep a CV nobody holds.
-      const row = await db
-        .selectFrom('uploads')
-        .select('used_at')
-        .where('id', '=', uploadId)
-        .executeTakeFirst();
-      if (row?.used_at != null) {
+      if ((await uploadRepository.markReceived(db, uploadId, clock.now())).spent) {
         await files.delete(uploadId);
         throw new AppError(
           'conflict',

@@ -20,7 +20,12 @@ export const screeningRepository = {
       .executeTakeFirst();
   },
 
-  async updateTemplate(db: Db, accountId: string, id: string, changes: Partial<Insertable<ScreeningTemplatesTable>>): Promise<TemplateRow | undefined> {
+  async updateTemplate(
+    db: Db,
+    accountId: string,
+    id: string,
+    changes: Partial<Insertable<ScreeningTemplatesTable>>,
+  ): Promise<TemplateRow | undefined> {
     return db
       .updateTable('screening_templates')
       .set(changes)
@@ -35,7 +40,12 @@ export const screeningRepository = {
   },
 
   async find(db: Db, accountId: string, id: string): Promise<ScreeningRow | undefined> {
-    return db.selectFrom('screenings').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return db
+      .selectFrom('screenings')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   },
 
   async openFor(db: Db, jobId: string, candidateId: string, now: Date): Promise<ScreeningRow | undefined> {
@@ -56,7 +66,12 @@ export const screeningRepository = {
       .where('job_id', '=', jobId)
       .where('billing', '=', 'included')
       .where('managed_since', '=', managedSince)
-      .where((eb) => eb.or([eb('status', '=', 'completed'), eb.and([eb('status', '=', 'invited'), eb('complete_by', '>', now)])]))
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'completed'),
+          eb.and([eb('status', '=', 'invited'), eb('complete_by', '>', now)]),
+        ]),
+      )
       .executeTakeFirstOrThrow();
     return row.n;
   },
@@ -65,7 +80,14 @@ export const screeningRepository = {
    * The overage committed against this month's cap, in one currency: completed this month, plus
    * open overage screenings that may still complete.
    */
-  async committedOverage(db: Db, accountId: string, currency: string, monthStart: Date, monthEnd: Date, now: Date): Promise<number> {
+  async committedOverage(
+    db: Db,
+    accountId: string,
+    currency: string,
+    monthStart: Date,
+    monthEnd: Date,
+    now: Date,
+  ): Promise<number> {
     const row = await db
       .selectFrom('screenings')
       .select(sql<number>`coalesce(sum(price_cents), 0)::int`.as('n'))
@@ -74,7 +96,11 @@ export const screeningRepository = {
       .where('currency', '=', currency)
       .where((eb) =>
         eb.or([
-          eb.and([eb('status', '=', 'completed'), eb('completed_at', '>=', monthStart), eb('completed_at', '<', monthEnd)]),
+          eb.and([
+            eb('status', '=', 'completed'),
+            eb('completed_at', '>=', monthStart),
+            eb('completed_at', '<', monthEnd),
+          ]),
           eb.and([eb('status', '=', 'invited'), eb('complete_by', '>', now)]),
         ]),
       )

@@ -95,14 +95,24 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
   const { db, clock, queue } = deps;
 
   /** One of the role's candidates: an application to this job, or a person in the account's pool. */
-  async function candidateOf(trx: Db, accountId: string, jobId: string, candidateId: string): Promise<Reachable> {
+  async function candidateOf(
+    trx: Db,
+    accountId: string,
+    jobId: string,
+    candidateId: string,
+  ): Promise<Reachable> {
     const application = await trx
       .selectFrom('applications')
       .select(['job_id', 'status', 'cv_status', 'email'])
       .where('account_id', '=', accountId)
       .where('id', '=', candidateId)
       .executeTakeFirst();
-    if (application && application.job_id === jobId && application.status === 'received' && application.email !== null) {
+    if (
+      application &&
+      application.job_id === jobId &&
+      application.status === 'received' &&
+      application.email !== null
+    ) {
       return { kind: 'application', applied: true, claimed: application.cv_status === 'claimed' };
     }
     const imported = await trx
@@ -118,7 +128,10 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
   }
 
   return {
-    async createTemplate(accountId: string, input: { name: string; priceCents: number | null; currency: 'AUD' | 'USD'; active?: boolean }): Promise<TemplateView> {
+    async createTemplate(
+      accountId: string,
+      input: { name: string; priceCents: number | null; currency: 'AUD' | 'USD'; active?: boolean },
+    ): Promise<TemplateView> {
       if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
       const now = clock.now();
       return templateView(
@@ -167,8 +180,10 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       let completeBy = new Date(now.getTime() + DEFAULT_DEADLINE_MS);
       if (input.completeBy !== undefined) {
         const at = parseInstant(input.completeBy);
-        if (at === null) throw badRequest('completeBy must be an ISO 8601 date-time.', { field: 'completeBy' });
-        if (at.getTime() <= now.getTime()) throw badRequest('completeBy must be in the future.', { field: 'completeBy' });
+        if (at === null)
+          throw badRequest('completeBy must be an ISO 8601 date-time.', { field: 'completeBy' });
+        if (at.getTime() <= now.getTime())
+          throw badRequest('completeBy must be in the future.', { field: 'completeBy' });
         if (at.getTime() > now.getTime() + MAX_DEADLINE_MS) {
           throw badRequest('completeBy must be within 90 days.', { field: 'completeBy' });
         }
@@ -179,7 +194,9 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
         if (!account) throw notFound('Account');
         const template = await screeningRepository.template(trx, accountId, input.templateId);
         if (!template || !template.active) {
-          throw badRequest('templateId names no active screening template of this account.', { field: 'templateId' });
+          throw badRequest('templateId names no active screening template of this account.', {
+            field: 'templateId',
+          });
         }
         const job = await jobRepository.find(trx, accountId, jobId);
         if (!job || job.status === 'draft') throw notFound('Job');
@@ -191,14 +208,26 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
           throw conflict('A screening is already open for this candidate on this role.');
         }
         if (template.price_cents === null) {
-          throw new AppError('price_unavailable', "The template's price cannot be read; the screening was not sent.");
+          throw new AppError(
+            'price_unavailable',
+            "The template's price cannot be read; the screening was not sent.",
+          );
         }
         const unsolicited = !candidate.applied;
         if (unsolicited) {
-          const contacts = await screeningRepository.contactsSince(trx, accountId, candidateId, new Date(now.getTime() - CONTACT_WINDOW_MS));
+          const contacts = await screeningRepository.contactsSince(
+            trx,
+            accountId,
+            candidateId,
+            new Date(now.getTime() - CONTACT_WINDOW_MS),
+          );
           if (contacts.length >= account.weekly_unsolicited_contacts) {
-            const oldest = contacts[contacts.length - account.weekly_unsolicited_contacts] ?? contacts[0]!;
-            const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + CONTACT_WINDOW_MS - now.getTime()) / 1000));
+            // With a limit of 0 there may be no contact in the window: then retry after a whole window.
+            const oldest = contacts[contacts.length - account.weekly_unsolicited_contacts] ?? now;
+            const retryAfter = Math.max(
+              1,
+              Math.ceil((oldest.getTime() + CONTACT_WINDOW_MS - now.getTime()) / 1000),
+            );
             throw new AppError(
               'unsolicited_contact_limit',
               `This person did not apply to the role and was already contacted ${contacts.length} times in the last seven days (limit ${account.weekly_unsolicited_contacts}).`,
@@ -207,10 +236,19 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
             );
           }
         }
-        const included = (await screeningRepository.includedUsed(trx, jobId, job.managed_since, now)) < account.included_screenings_per_managed_ad;
+        const included =
+          (await screeningRepository.includedUsed(trx, jobId, job.managed_since, now)) <
+          account.included_screenings_per_managed_ad;
         if (!included) {
           const month = monthBounds(now);
-          const committed = await screeningRepository.committedOverage(trx, accountId, template.currency, month.start, month.end, now);
+          const committed = await screeningRepository.committedOverage(
+            trx,
+            accountId,
+            template.currency,
+            month.start,
+            month.end,
+            now,
+          );
           if (committed + template.price_cents > account.monthly_overage_cap_cents) {
             throw new AppError(
               'overage_cap_reached',
@@ -246,7 +284,12 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
           cancelled_at: null,
         });
         if (row.delivery_path === 'email') {
-          await queue.enqueue(trx, 'send-screening-invite', { screeningId: row.id }, { key: `send-screening-invite:${row.id}` });
+          await queue.enqueue(
+            trx,
+            'send-screening-invite',
+            { screeningId: row.id },
+            { key: `send-screening-invite:${row.id}` },
+          );
         }
         const result: ScreeningTriggered = {
           screening: screeningView(row, now),
@@ -280,9 +323,20 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       const rows = await screeningRepository.forMonth(db, accountId, start, end);
       const spend: Record<string, number> = {};
       const screenings = rows.map((row) => {
-        const billed = row.billing === 'overage' && row.status === 'completed' && row.completed_at! >= start && row.completed_at! < end;
+        const billed =
+          row.billing === 'overage' &&
+          row.status === 'completed' &&
+          row.completed_at! >= start &&
+          row.completed_at! < end;
         if (billed) spend[row.currency] = (spend[row.currency] ?? 0) + row.price_cents;
-        return { ...screeningView(row, now), billing: row.billing, priceCents: row.price_cents, currency: row.currency, billed, completedAt: row.completed_at?.toISOString() ?? null };
+        return {
+          ...screeningView(row, now),
+          billing: row.billing,
+          priceCents: row.price_cents,
+          currency: row.currency,
+          billed,
+          completedAt: row.completed_at?.toISOString() ?? null,
+        };
       });
       const currencies = Object.keys(spend);
       const currency = currencies.length === 1 ? currencies[0]! : (rows[0]?.currency ?? null);
@@ -298,14 +352,34 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
 
     /** Task: the invitation by email, in its language, with the message and the deadline; keyed. */
     async sendInvite(screeningId: string): Promise<void> {
-      const row = await db.selectFrom('screenings').selectAll().where('id', '=', screeningId).executeTakeFirst();
+      const row = await db
+        .selectFrom('screenings')
+        .selectAll()
+        .where('id', '=', screeningId)
+        .executeTakeFirst();
       if (!row || statusOf(row, clock.now()) !== 'invited' || row.delivery_path !== 'email') return;
       const person = await (row.candidate_kind === 'application'
-        ? db.selectFrom('applications').select(['name', 'email']).where('id', '=', row.candidate_id).executeTakeFirst()
-        : db.selectFrom('candidates').select(['name', 'email']).where('id', '=', row.candidate_id).executeTakeFirst());
+        ? db
+            .selectFrom('applications')
+            .select(['name', 'email'])
+            .where('id', '=', row.candidate_id)
+            .executeTakeFirst()
+        : db
+            .selectFrom('candidates')
+            .select(['name', 'email'])
+            .where('id', '=', row.candidate_id)
+            .executeTakeFirst());
       if (!person?.email || !person.name) return;
-      const account = await db.selectFrom('accounts').select(['name', 'company_name']).where('id', '=', row.account_id).executeTakeFirstOrThrow();
-      const job = await db.selectFrom('jobs').select('content').where('id', '=', row.job_id).executeTakeFirstOrThrow();
+      const account = await db
+        .selectFrom('accounts')
+        .select(['name', 'company_name'])
+        .where('id', '=', row.account_id)
+        .executeTakeFirstOrThrow();
+      const job = await db
+        .selectFrom('jobs')
+        .select('content')
+        .where('id', '=', row.job_id)
+        .executeTakeFirstOrThrow();
       const locale = (['en', 'es', 'fr', 'pt'].includes(row.language) ? row.language : 'en') as ConsentLocale;
       const mail = screeningInviteMail({
         locale,

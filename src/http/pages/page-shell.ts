@@ -1,33 +1,46 @@
 import type { FastifyReply } from 'fastify';
 import { escapeHtml } from '../../lib/html.ts';
 
-/** No scripts at all; inline styles only; forms post back to this origin. */
+/** Scripts only from this origin (none inline); inline styles; forms post back to this origin. */
 export const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self' https:; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 const STYLE = `body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;margin:0;color:#1b1b1f;background:#f6f6f8}
 main{max-width:46rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 section.cv{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem}ul{padding-left:1.25rem}
 .muted{color:#555}.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin:1.5rem 0}
 button{font:inherit;padding:.65rem 1.1rem;border-radius:6px;border:1px solid #1b1b1f;background:#1b1b1f;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#a40000;border-color:#a40000}button:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}`;
+button.secondary{background:#fff;color:#a40000;border-color:#a40000}button:focus-visible,a:focus-visible,input:focus-visible,textarea:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+a.button{display:inline-block;padding:.65rem 1.1rem;border-radius:6px;background:#1b1b1f;color:#fff;text-decoration:none;font-weight:600}
+header.site{display:flex;justify-content:space-between;align-items:center;gap:1rem;flex-wrap:wrap}nav.langs a{margin-left:.5rem}
+ul.facts{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem}.logo{max-height:48px;max-width:160px}
+.description{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem}
+label{display:block;font-weight:600;margin-top:1rem}input[type=text],input[type=email],input[type=tel],textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border:1px solid #767676;border-radius:4px}
+.error{color:#a40000;font-weight:600;margin:.25rem 0}.hint{color:#555;font-size:.95rem;margin:.25rem 0}.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.consent{background:#fff;border-left:4px solid #1b1b1f;padding:.75rem 1rem;margin:1.25rem 0}.alert{background:#fde8e8;border:1px solid #a40000;padding:.75rem 1rem;border-radius:6px}
+li.job{background:#fff;border:1px solid #ddd;border-radius:8px;padding:.75rem 1rem;margin:.5rem 0;list-style:none}ul.joblist{padding:0}`;
 
-/** One HTML page with the service's security headers; the body is already-escaped HTML. */
+/**
+ * One HTML page with the service's security headers; `body` and `head` are already-escaped HTML.
+ * Pages are private (no-store, noindex) unless the caller says they are public.
+ */
 export function sendPage(
   reply: FastifyReply,
   status: number,
   lang: string,
   title: string,
   body: string,
+  options: { head?: string; public?: boolean } = {},
 ): FastifyReply {
+  const robots = options.public ? '' : '<meta name="robots" content="noindex">';
   return reply
     .code(status)
     .header('content-security-policy', PAGE_CSP)
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', options.public ? 'strict-origin-when-cross-origin' : 'no-referrer')
     .header('x-frame-options', 'DENY')
-    .header('cache-control', 'no-store')
+    .header('cache-control', options.public ? 'public, max-age=60' : 'no-store')
     .type('text/html; charset=utf-8')
     .send(
-      `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`,
+      `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${robots}<title>${escapeHtml(title)}</title><style>${STYLE}</style>${options.head ?? ''}</head><body><main>${body}</main></body></html>`,
     );
 }

@@ -8,24 +8,44 @@ const base = '/console/v1/accounts/:accountId';
 export const createTemplate: Route = (app, { screening }) => {
   app.post(
     `${base}/screening-templates`,
-    { config: { console: true }, schema: { hide: true, params: Type.Object({ accountId: Id }), body: TemplateCreate } },
-    async (request, reply) => reply.code(201).send({ template: await screening.createTemplate(request.params.accountId, request.body) }),
+    {
+      config: { console: true },
+      schema: { hide: true, params: Type.Object({ accountId: Id }), body: TemplateCreate },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send({ template: await screening.createTemplate(request.params.accountId, request.body) }),
   );
 };
 
 export const updateTemplate: Route = (app, { screening }) => {
   app.patch(
     `${base}/screening-templates/:templateId`,
-    { config: { console: true }, schema: { hide: true, params: Type.Object({ accountId: Id, templateId: Id }), body: TemplatePatch } },
-    async (request) => ({ template: await screening.updateTemplate(request.params.accountId, request.params.templateId, request.body) }),
+    {
+      config: { console: true },
+      schema: { hide: true, params: Type.Object({ accountId: Id, templateId: Id }), body: TemplatePatch },
+    },
+    async (request) => ({
+      template: await screening.updateTemplate(
+        request.params.accountId,
+        request.params.templateId,
+        request.body,
+      ),
+    }),
   );
 };
 
 export const completeScreening: Route = (app, { screening }) => {
   app.post(
     `${base}/screenings/:screeningId/complete`,
-    { config: { console: true }, schema: { hide: true, params: Type.Object({ accountId: Id, screeningId: Id }) } },
-    async (request) => ({ screening: await screening.complete(request.params.accountId, request.params.screeningId) }),
+    {
+      config: { console: true },
+      schema: { hide: true, params: Type.Object({ accountId: Id, screeningId: Id }) },
+    },
+    async (request) => ({
+      screening: await screening.complete(request.params.accountId, request.params.screeningId),
+    }),
   );
 };
 

@@ -1,4 +1,8 @@
-import { ScreeningParams, ScreeningRequestBody, ScreeningTriggeredBody } from '../../../contract/screening.ts';
+import {
+  ScreeningParams,
+  ScreeningRequestBody,
+  ScreeningTriggeredBody,
+} from '../../../contract/screening.ts';
 import type { ScreeningTriggered } from '../../../domain/screening/screening-service.ts';
 import { principalOf } from '../../../plugins/guard.ts';
 import { answerWith } from '../../../plugins/idempotency.ts';
@@ -21,14 +25,27 @@ export const triggerScreening: Route = (app, { screening, idempotency }) => {
           scope: 'screening',
           rateLimited: false,
           success: { 201: ScreeningTriggeredBody },
-          errors: ['not_found', 'overage_cap_reached', 'ad_not_managed', 'conflict', 'price_unavailable', 'unsolicited_contact_limit'],
+          errors: [
+            'not_found',
+            'overage_cap_reached',
+            'ad_not_managed',
+            'conflict',
+            'price_unavailable',
+            'unsolicited_contact_limit',
+          ],
           idempotency: 'optional',
         }),
       },
     },
     async (request, reply) => {
       const answer = answerWith(request, idempotency, 201, (result: ScreeningTriggered) => result);
-      await screening.trigger(principalOf(request).accountId, request.params.jobId, request.params.candidateId, request.body, answer.seal);
+      await screening.trigger(
+        principalOf(request).accountId,
+        request.params.jobId,
+        request.params.candidateId,
+        request.body,
+        answer.seal,
+      );
       return answer.send(reply);
     },
   );

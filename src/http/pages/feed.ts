@@ -1,0 +1,117 @@
+import { Type } from 'typebox';
+import { badRequest } from '../../domain/errors.ts';
+import { escapeHtml as e } from '../../lib/html.ts';
+import type { Route } from '../types.ts';
+import { PAGE_WORDS, type PageLang, formatDate, pageLang } from './i18n.ts';
+import { siteHeader } from './job-page.ts';
+import { sendPage } from './page-shell.ts';
+
+const PAGE_SIZE = 50;
+const SITEMAP_MAX = 50_000;
+const Query = Type.Object(
+  {
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+const localPath = (url: string | undefined, lang: PageLang) =>
+  url ? new URL(url).pathname.replace(/^\/en\//, `/${lang}/`) : '#';
+
+/** The job seeker feed: an HTML page per language, a JSON feed and a sitemap of job pages. */
+export const jobFeed: Route = (app, { publicJobs }) => {
+  app.get(
+    '/:lang/jobs',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ lang: Type.String({ maxLength: 5 }) }),
+        querystring: Query,
+      },
+    },
+    async (request, reply) => {
+      const lang = pageLang(request.params.lang);
+      const w = PAGE_WORDS[lang ?? 'en'];
+      if (!lang) return sendPage(reply, 404, 'en', w.notFound, `<h1>${e(w.notFound)}</h1>`);
+      const page = await publicJobs.feed(request.query.cursor ?? null, PAGE_SIZE);
+      if (page === null)
+        throw badRequest('cursor is not a cursor this feed handed out.', { field: 'cursor' });
+      const items = page.jobs
+        .map((job) => {
+          const where = [job.location?.city, job.location?.country].filter(Boolean).join(', ');
+          return `<li class="job"><a href="${e(localPath(job.url, lang))}"><strong>${e(job.title)}</strong></a><br>${e(job.company.name)}${where ? ` · ${e(where)}` : ''}${job.postedAt ? ` · <time datetime="${e(job.postedAt)}">${e(formatDate(lang, job.postedAt))}</time>` : ''}</li>`;
+        })
+        .join('');
+      const body = [
+        siteHeader(lang, w, (l) => `/${l}/jobs`),
+        `<h1>${e(w.jobs)}</h1>`,
+        items ? `<ul class="joblist">${items}</ul>` : `<p>${e(w.noJobs)}</p>`,
+        page.nextCursor
+          ? `<p><a rel="next" href="/${lang}/jobs?cursor=${e(page.nextCursor)}">${e(w.next)}</a></p>`
+          : '',
+      ].join('');
+      return sendPage(reply, 200, lang, w.jobs, body, { public: true });
+    },
+  );
+
+  app.get('/feed/jobs.json', { schema: { hide: true, querystring: Query } }, async (request, reply) => {
+    const page = await publicJobs.feed(request.query.cursor ?? null, request.query.limit ?? PAGE_SIZE);
+    if (page === null) throw badRequest('cursor is not a cursor this feed handed out.', { field: 'cursor' });
+    reply.header('cache-control', 'public, max-age=60');
+    return {
+      jobs: page.jobs.map(
+        ({
+          id,
+          title,
+          company,
+          location,
+          employmentType,
+          contractType,
+          salary,
+          postedAt,
+          expiresAt,
+          url,
+          applyLink,
+          category,
+        }) => ({
+          id,
+          title,
+          category,
+          company,
+          location,
+          employmentType,
+          contractType,
+          salary,
+          postedAt,
+          expiresAt,
+          url,
+          applyLink,
+        }),
+      ),
+      nextCursor: page.nextCursor,
+    };
+  });
+
+  app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {
+    const urls: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await publicJobs.feed(cursor, 1000);
+      if (page === null) break;
+      for (const job of page.jobs) {
+        if (job.url)
+          urls.push(
+            `<url><loc>${e(job.url)}</loc>${job.updatedAt ? `<lastmod>${e(job.updatedAt)}</lastmod>` : ''}</url>`,
+          );
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== null && urls.length < SITEMAP_MAX);
+    return reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.slice(0, SITEMAP_MAX).join('')}</urlset>\n`,
+      );
+  });
+};

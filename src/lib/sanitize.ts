@@ -1,0 +1,56 @@
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * The employer's rich-text description, reduced to an allow-list: structure and emphasis, and links
+ * to http(s) and mailto only. No scripts, event handlers, styles, classes, iframes or images, so
+ * nothing can run, track, or hide text from the candidate.
+ */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p',
+    'br',
+    'ul',
+    'ol',
+    'li',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    'h2',
+    'h3',
+    'h4',
+    'blockquote',
+    'a',
+  ],
+  allowedAttributes: { a: ['href', 'rel'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'template',
+    'iframe',
+    'object',
+    'svg',
+    'math',
+  ],
+  transformTags: {
+    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noopener noreferrer ugc' } }),
+    h1: 'h2',
+  },
+};
+
+export function sanitizeDescription(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}
+
+/** The description as plain text (for meta descriptions). */
+export function plainText(html: string): string {
+  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, ' ').trim();
+}
