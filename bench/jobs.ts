@@ -100,7 +100,14 @@ const app = await buildApp({
 await app.listen({ port: 0, host: '127.0.0.1' });
 const bare = Fastify();
 bare.get('/v1/jobs', async () => {
-  const rows = await pageAfter(null);
+  const rows = await jobRepository.listPublic(db, {
+    accountId: account.id,
+    statuses,
+    updatedSince: null,
+    afterId: null,
+    limit: 51,
+    now: new Date(),
+  });
   return { jobs: rows.slice(0, 50), nextCursor: encodeCursor(rows[49]!.id) };
 });
 await bare.listen({ port: 0, host: '127.0.0.1' });

@@ -27,10 +27,15 @@ export interface AppOptions {
   consoleToken: string;
   publicBaseUrl: string;
   bodyLimitBytes?: number;
+  trustProxy?: boolean | number | string;
   logger?: FastifyServerOptions['logger'];
 }
 
 export const MAX_HEADER_BYTES = 16_384;
+
+function hopCount(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
 
 function validators() {
   // Bodies are strict: an unknown or forbidden field is a 400, never silently dropped or coerced.
@@ -59,6 +64,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimitBytes ?? 1_048_576,
+    // A hop count trusts that many proxies nearest to the server.
+    trustProxy:
+      typeof options.trustProxy === 'number' ? hopCount(options.trustProxy) : (options.trustProxy ?? false),
     genReqId: () => newId('req'),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,

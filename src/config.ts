@@ -8,6 +8,8 @@ export interface Config {
     readonly host: string;
     readonly publicBaseUrl: string;
     readonly bodyLimitBytes: number;
+    /** Fastify's trustProxy: whose X-Forwarded-For to believe for the client's address. */
+    readonly trustProxy: boolean | number | string;
   };
   readonly dataDir: string;
   readonly databaseUrl: string | null;
@@ -66,6 +68,18 @@ function url(env: Env, name: string, protocols: readonly string[]): string | nul
   return raw;
 }
 
+function trustProxy(env: Env): boolean | number | string {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw;
+  throw new ConfigError(
+    'TRUST_PROXY',
+    'must be true, false, a hop count, or a comma-separated list of proxy addresses/CIDRs',
+  );
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads the environment once; nothing else in the service looks at process.env. */
@@ -91,6 +105,7 @@ export function parseConfig(env: Env = process.env): Config {
       host,
       publicBaseUrl: publicBase.replace(/\/+$/, ''),
       bodyLimitBytes: 1_048_576,
+      trustProxy: trustProxy(env),
     }),
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     consoleToken: runtime.consoleToken,
     publicBaseUrl: config.http.publicBaseUrl,
     bodyLimitBytes: config.http.bodyLimitBytes,
+    trustProxy: config.http.trustProxy,
     logger: loggerOptions(config.logLevel),
   });
 

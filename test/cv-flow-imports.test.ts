@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { loggerOptions } from '../src/plugins/log.ts';
 import {
   BASE_URL,
   type OutboxMessage,
@@ -33,7 +34,8 @@ const CV_NAME = 'Marisol Quintero-Ávila';
 const CV_EMPLOYER = 'Harbourline Freight Pty Ltd';
 
 before(async () => {
-  ctx = await startApp();
+  // Errors (a 500's cause) go to stderr, redacted as in production.
+  ctx = await startApp({ logger: { ...(loggerOptions('error') as object), stream: process.stderr } });
 });
 
 after(async () => {
@@ -105,7 +107,10 @@ function html(res: LightMyRequestResponse, status: number, lang: string): string
   assert.match(String(res.headers['content-type']), /^text\/html/);
   assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
   assert.match(res.body, new RegExp(`<html lang="${lang}">`));
-  return res.body.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return res.body
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 describe('a person who holds an account', () => {

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { ManualClock } from '../src/lib/clock.ts';
 import { smtpMailer } from '../src/mail/mailer.ts';
+import { loggerOptions } from '../src/plugins/log.ts';
 import {
   BASE_URL,
   type TestContext,
@@ -73,7 +74,13 @@ before(async () => {
   const handle = await database();
   const clock = new ManualClock(new Date());
   const mailer = smtpMailer({ db: handle.db, clock, url: `smtp://127.0.0.1:${port}`, from: FROM });
-  ctx = await startApp({ clock, handle, mailer });
+  ctx = await startApp({
+    clock,
+    handle,
+    mailer,
+    // Errors (a 500's cause) go to stderr, redacted as in production.
+    logger: { ...(loggerOptions('error') as object), stream: process.stderr },
+  });
 });
 
 after(async () => {
@@ -200,7 +207,9 @@ describe('claim mail over SMTP', () => {
     assert.match(parsed.headers.get('content-type') ?? '', /^multipart\/alternative/);
     assert.match(
       parsed.headers.get('message-id') ?? '',
-      new RegExp(`^<${Buffer.from(`claim:application:${flow.applicationId}`).toString('base64url')}@careers\\.test>$`),
+      new RegExp(
+        `^<${Buffer.from(`claim:application:${flow.applicationId}`).toString('base64url')}@careers\\.test>$`,
+      ),
       'a Message-ID derived from the mail key',
     );
 
@@ -240,7 +249,10 @@ describe('claim mail over SMTP', () => {
     const rerun = await task(key);
     assert.equal(rerun.state, 'done');
     assert.equal(rerun.attempts, 2, 'the task ran again');
-    await ctx.services.taskHandlers['send-claim-mail']({ kind: 'application', id: flow.applicationId }, rerun);
+    await ctx.services.taskHandlers['send-claim-mail'](
+      { kind: 'application', id: flow.applicationId },
+      rerun,
+    );
     assert.equal(deliveredTo(flow.email).length, 1, 'still one message');
   });
 
@@ -319,7 +331,11 @@ describe('an SMTP server that refuses', () => {
   });
 
   test('an unreachable server: the task fails with the connection error; the retry delivers once a server answers', async () => {
-    const closed = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false });
+    const closed = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+    });
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const deadPort = (closed.server.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));

@@ -9,6 +9,7 @@ import {
   backoffMs,
   createWorker,
 } from '../src/tasks/worker.ts';
+import { loggerOptions } from '../src/plugins/log.ts';
 import {
   type TestContext,
   applicationBody,
@@ -39,7 +40,8 @@ let ctx: TestContext;
 const HOUR = 3_600_000;
 
 before(async () => {
-  ctx = await startApp();
+  // Errors (a 500's cause) go to stderr, redacted as in production.
+  ctx = await startApp({ logger: { ...(loggerOptions('error') as object), stream: process.stderr } });
 });
 
 after(async () => {
@@ -176,7 +178,11 @@ describe('every task is safe to run twice', () => {
     const rows = await db
       .selectFrom('tasks')
       .select(['key', 'state'])
-      .where('key', 'in', [key, `build-cv:${JSON.stringify(other)}`, `build-cv:${JSON.stringify(rolledBack)}`])
+      .where('key', 'in', [
+        key,
+        `build-cv:${JSON.stringify(other)}`,
+        `build-cv:${JSON.stringify(rolledBack)}`,
+      ])
       .orderBy('key')
       .execute();
     assert.equal(rows.length, 2, JSON.stringify(rows));
@@ -199,7 +205,11 @@ describe('every task is safe to run twice', () => {
     assert.equal(replay.statusCode, 201, replay.body);
     assert.equal(replay.json().applicationId, first.json().applicationId);
     const id = first.json().applicationId as string;
-    const tasks = await ctx.handle.db.selectFrom('tasks').select('key').where('key', 'like', `%${id}`).execute();
+    const tasks = await ctx.handle.db
+      .selectFrom('tasks')
+      .select('key')
+      .where('key', 'like', `%${id}`)
+      .execute();
     assert.deepEqual(
       tasks.map((t) => t.key),
       [`build-cv:application:${id}`],
@@ -230,7 +240,9 @@ describe('every task is safe to run twice', () => {
     assert.equal(consent.statusCode, 422, consent.body);
     assert.equal(errorOf(consent).code, 'consent_invalid');
 
-    const attest = await post(applicationBody(ctx.clock, good.uploadId, { lawfulBasis: { attested: false } }));
+    const attest = await post(
+      applicationBody(ctx.clock, good.uploadId, { lawfulBasis: { attested: false } }),
+    );
     assert.equal(attest.statusCode, 422, attest.body);
     assert.equal(errorOf(attest).code, 'attestation_required');
 
@@ -311,6 +323,65 @@ describe('a worker that dies mid-task', () => {
     assert.equal((await virtualCvs(id)).length, 1, 'still one virtual CV');
     assert.equal((await mailTo(ctx.app, applied.email)).length, 1, 'still one mail');
     assert.equal(await cvStatus(id), 'staged');
+  });
+
+  test('A wakes while B holds the task: A’s completion is refused, B’s counts, the effect happens once', async () => {
+    const applied = await applyWithCv(ctx);
+    const id = applied.applicationId;
+    const real = ctx.services.taskHandlers['build-cv'];
+    const hanging = (started: ReturnType<typeof gate>, release: ReturnType<typeof gate>) =>
+      replacing('build-cv', id, async (payload, task) => {
+        started.open();
+        await release.promise;
+        await real(payload, task);
+      });
+    const [aStarted, aRelease, bStarted, bRelease] = [gate(), gate(), gate(), gate()];
+    const aLog = captureLog();
+    const workerA = createWorker({
+      db: ctx.handle.db,
+      clock: ctx.clock,
+      handlers: hanging(aStarted, aRelease),
+      log: aLog.log,
+      leaseMs: 20_000,
+    });
+    const workerB = createWorker({
+      db: ctx.handle.db,
+      clock: ctx.clock,
+      handlers: hanging(bStarted, bRelease),
+      log: captureLog().log,
+      leaseMs: 20_000,
+    });
+    const key = `build-cv:application:${id}`;
+    const aDone = workerA.drain();
+    await aStarted.promise;
+    ctx.clock.advance(20_001);
+    const bDone = workerB.drain();
+    await bStarted.promise;
+    const heldByB = await taskByKey(key);
+    assert.equal(heldByB.state, 'running');
+    assert.equal(heldByB.locked_by, workerB.id);
+    assert.equal(heldByB.attempts, 2);
+
+    // A finishes its (now stale) run first: the work is done, but the completion is not A's to record.
+    aRelease.open();
+    await waitFor('A to give up the task', async () =>
+      aLog.lines.some((l) => l.level === 'warn' && /lease lost/.test(l.msg)),
+    );
+    const stillB = await taskByKey(key);
+    assert.equal(stillB.state, 'running', 'A did not mark B’s task done');
+    assert.equal(stillB.locked_by, workerB.id);
+    assert.equal(await cvStatus(id), 'staged');
+
+    bRelease.open();
+    await Promise.all([aDone, bDone]);
+    await workerA.stop();
+    await workerB.stop();
+    await drainAll(ctx.worker);
+    const done = await taskByKey(key);
+    assert.equal(done.state, 'done');
+    assert.equal(done.locked_by, workerB.id);
+    assert.equal((await virtualCvs(id)).length, 1, 'one virtual CV');
+    assert.equal((await mailTo(ctx.app, applied.email)).length, 1, 'one mail');
   });
 
   test('send-claim-mail: A sends, then dies before recording it; B reruns the task; still one mail', async () => {
@@ -538,7 +609,10 @@ describe('retries with backoff, then a dead letter an operator can retry', () =>
     assert.equal(dead.lastError, 'PDF pool unavailable (call 8)');
     assert.ok(listed.json().counts.dead >= 1);
     const byDefault = await consoleCall(ctx.app, 'GET', '/tasks');
-    assert.ok(byDefault.json().tasks.some((t: { id: string }) => t.id === task.id), 'dead is the default');
+    assert.ok(
+      byDefault.json().tasks.some((t: { id: string }) => t.id === task.id),
+      'dead is the default',
+    );
     const queuedList = await consoleCall(ctx.app, 'GET', '/tasks?state=queued');
     assert.ok(!queuedList.json().tasks.some((t: { id: string }) => t.id === task.id));
     const badState = await consoleCall(ctx.app, 'GET', '/tasks?state=zombie');

@@ -60,7 +60,13 @@ before(async () => {
   ctx = await startApp({
     logger: {
       ...(loggerOptions('info') as object),
-      stream: { write: (line: string) => logLines.push(line) },
+      stream: {
+        write: (line: string) => {
+          logLines.push(line);
+          // Errors (a 500's cause) also go to stderr.
+          if (line.includes('"level":50')) process.stderr.write(line);
+        },
+      },
     },
   });
   const other = await applyWithCv(ctx, {
@@ -123,7 +129,13 @@ function theLink(messages: OutboxMessage[]): { message: OutboxMessage; link: str
   return { message, link, token };
 }
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+};
 /** The page's text with the HTML escapes undone, for matching words. */
 function pageText(res: LightMyRequestResponse): string {
   return res.body.replace(/&(amp|lt|gt|quot|#39);/g, (m) => ENTITIES[m]!);
@@ -298,7 +310,10 @@ describe('application → build-cv → staged → one mail → claim page → cl
       }
       if (locale !== 'en') assert.ok(!text.includes(WORDS.en.title), 'no English title');
       assert.ok(page.body.includes(`action="${flow.path}/claim"`), 'the claim button posts to {link}/claim');
-      assert.ok(page.body.includes(`action="${flow.path}/delete"`), 'the delete button posts to {link}/delete');
+      assert.ok(
+        page.body.includes(`action="${flow.path}/delete"`),
+        'the delete button posts to {link}/delete',
+      );
       assertNotTheOther(page);
       assert.ok(!text.includes(flow.email), "the page does not echo the candidate's address");
 
@@ -429,9 +444,9 @@ describe('application → staged → delete', () => {
         `/accounts/${flow.account.id}/jobs/${flow.job.id}/applications`,
       );
       assert.equal(listed.statusCode, 200, listed.body);
-      const entry = listed.json().applications.find(
-        (a: { applicationId: string }) => a.applicationId === flow.applicationId,
-      );
+      const entry = listed
+        .json()
+        .applications.find((a: { applicationId: string }) => a.applicationId === flow.applicationId);
       assert.equal(entry.cvStatus, 'deleted');
       assert.equal(entry.name, null);
       assert.equal(entry.email, null);
@@ -666,7 +681,10 @@ describe('logs carry no claim token and no upload signature', () => {
     const lines = logLines.join('');
     assert.ok(lines.includes('"url":"/cv/[token]"'), 'claim-page requests are logged, redacted');
     assert.ok(lines.includes('/cv/[token]/claim'));
-    assert.ok(lines.includes(`"url":"${uploadUrl.pathname}?[signature]"`), 'the upload PUT is logged, redacted');
+    assert.ok(
+      lines.includes(`"url":"${uploadUrl.pathname}?[signature]"`),
+      'the upload PUT is logged, redacted',
+    );
     assert.ok(secretsSeen.size >= 8, `tokens collected: ${secretsSeen.size}`);
     for (const secret of secretsSeen) {
       assert.ok(!lines.includes(secret), `a secret in the logs: ${secret}`);

@@ -79,14 +79,17 @@ export async function startApp(
     /** The mail transport; the outbox by default. */
     mailer?: Mailer;
     stagedTtlSeconds?: number;
+    /** The address the app's links and presigned upload URLs point at; BASE_URL by default. */
+    publicBaseUrl?: string;
   } = {},
 ): Promise<TestContext> {
+  const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
   const handle = options.handle ?? (await database());
   const clock = options.clock ?? new ManualClock(new Date());
   const rateLimits = options.rateLimits ?? memoryStore();
   const files = new LocalBlobStore({
     dataDir: tempDir(),
-    publicBaseUrl: BASE_URL,
+    publicBaseUrl,
     signingSecret: 'test-signing-secret-0123456789abcdef',
     clock,
   });
@@ -94,7 +97,7 @@ export async function startApp(
   const created = createServices({
     handle,
     clock: clock as Clock,
-    publicBaseUrl: BASE_URL,
+    publicBaseUrl,
     files,
     inspector: options.inspector ?? cvChecker(),
     cvLimits: CV_LIMITS,
@@ -109,7 +112,7 @@ export async function startApp(
     rateLimits,
     clock,
     consoleToken: CONSOLE_TOKEN,
-    publicBaseUrl: BASE_URL,
+    publicBaseUrl,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   const worker = createWorker({
@@ -637,4 +640,35 @@ export async function screeningRows(handle: DbHandle, accountId: string) {
     .orderBy('requested_at')
     .orderBy('id')
     .execute();
+}
+
+// ---- Hosted pages: an app a real browser can reach ----
+
+/** A free TCP port of 127.0.0.1 (closed again at once, so the app can take it). */
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address !== 'string' ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * An app listening on 127.0.0.1 whose public base URL is its own address, so `url`, `applyLink`
+ * and presigned upload URLs work from a browser. Answers the context and the base URL.
+ */
+export async function startListeningApp(
+  options: Omit<NonNullable<Parameters<typeof startApp>[0]>, 'publicBaseUrl'> = {},
+): Promise<TestContext & { baseUrl: string }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const ctx = await startApp({ ...options, publicBaseUrl: baseUrl });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  return { ...ctx, baseUrl };
 }

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import {
   type TestContext,
   applyTo,
-  client,
+  type client,
   closeDatabase,
   consoleCall,
   errorOf,
@@ -28,7 +28,6 @@ import { ManualClock } from '../src/lib/clock.ts';
 
 let ctx: TestContext;
 const HOUR = 3_600_000;
-const DAY = 86_400_000;
 const MARCH = '2026-03-10T12:00:00.000Z';
 
 before(async () => {
@@ -72,7 +71,12 @@ function assertCapReached(
 ) {
   const error = assertError(res, 402, 'overage_cap_reached');
   assert.deepEqual(
-    { priceCents: error.priceCents, currency: error.currency, capCents: error.capCents, spendCents: error.spendCents },
+    {
+      priceCents: error.priceCents,
+      currency: error.currency,
+      capCents: error.capCents,
+      spendCents: error.spendCents,
+    },
     figures,
   );
   for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
@@ -126,17 +130,43 @@ const templates = (accountId: string) => `/accounts/${accountId}/screening-templ
 describe('screening templates (console)', () => {
   test('create: 201 { template }; active defaults to true; a null price and USD are kept', async () => {
     const { id } = await newAccount(ctx.app);
-    const res = await consoleCall(ctx.app, 'POST', templates(id), { name: 'Phone screen', priceCents: 2500, currency: 'AUD' });
+    const res = await consoleCall(ctx.app, 'POST', templates(id), {
+      name: 'Phone screen',
+      priceCents: 2500,
+      currency: 'AUD',
+    });
     assert.equal(res.statusCode, 201, res.body);
     const template = res.json().template;
     assert.match(template.id, /^tpl_/);
-    assert.deepEqual(res.json(), { template: { id: template.id, name: 'Phone screen', priceCents: 2500, currency: 'AUD', active: true } });
-    const unpriced = await consoleCall(ctx.app, 'POST', templates(id), { name: 'Unpriced', priceCents: null, currency: 'USD', active: false });
+    assert.deepEqual(res.json(), {
+      template: { id: template.id, name: 'Phone screen', priceCents: 2500, currency: 'AUD', active: true },
+    });
+    const unpriced = await consoleCall(ctx.app, 'POST', templates(id), {
+      name: 'Unpriced',
+      priceCents: null,
+      currency: 'USD',
+      active: false,
+    });
     assert.equal(unpriced.statusCode, 201, unpriced.body);
-    assert.deepEqual(unpriced.json().template, { id: unpriced.json().template.id, name: 'Unpriced', priceCents: null, currency: 'USD', active: false });
-    const free = await consoleCall(ctx.app, 'POST', templates(id), { name: 'Free', priceCents: 0, currency: 'USD' });
+    assert.deepEqual(unpriced.json().template, {
+      id: unpriced.json().template.id,
+      name: 'Unpriced',
+      priceCents: null,
+      currency: 'USD',
+      active: false,
+    });
+    const free = await consoleCall(ctx.app, 'POST', templates(id), {
+      name: 'Free',
+      priceCents: 0,
+      currency: 'USD',
+    });
     assert.equal(free.statusCode, 201, free.body);
-    const rows = await ctx.handle.db.selectFrom('screening_templates').selectAll().where('account_id', '=', id).orderBy('name').execute();
+    const rows = await ctx.handle.db
+      .selectFrom('screening_templates')
+      .selectAll()
+      .where('account_id', '=', id)
+      .orderBy('name')
+      .execute();
     assert.deepEqual(
       rows.map((r) => [r.name, r.price_cents, r.currency, r.active]),
       [
@@ -165,47 +195,88 @@ describe('screening templates (console)', () => {
     for (const body of bodies) {
       assertError(await consoleCall(ctx.app, 'POST', templates(id), body), 400, 'bad_request');
     }
-    assertError(await consoleCall(ctx.app, 'POST', templates('acc_does_not_exist'), { name: 'x', priceCents: 1, currency: 'AUD' }), 404, 'not_found');
+    assertError(
+      await consoleCall(ctx.app, 'POST', templates('acc_does_not_exist'), {
+        name: 'x',
+        priceCents: 1,
+        currency: 'AUD',
+      }),
+      404,
+      'not_found',
+    );
     const anonymous = await ctx.app.inject({
       method: 'POST',
       url: `/console/v1${templates(id)}`,
       payload: { name: 'x', priceCents: 1, currency: 'AUD' },
     });
     assertError(anonymous, 401, 'unauthorized');
-    const rows = await ctx.handle.db.selectFrom('screening_templates').select('id').where('account_id', '=', id).execute();
+    const rows = await ctx.handle.db
+      .selectFrom('screening_templates')
+      .select('id')
+      .where('account_id', '=', id)
+      .execute();
     assert.deepEqual(rows, []);
   });
 
   test('patch: each field alone, a null price, active off and on; unknown or another account’s template 404; bad bodies 400', async () => {
     const { id } = await newAccount(ctx.app);
     const other = await newAccount(ctx.app);
-    const template = await newTemplate(ctx.app, id, { name: 'Video screen', priceCents: 1500, currency: 'AUD' });
+    const template = await newTemplate(ctx.app, id, {
+      name: 'Video screen',
+      priceCents: 1500,
+      currency: 'AUD',
+    });
     const url = `${templates(id)}/${template.id}`;
     const steps: [Record<string, unknown>, Record<string, unknown>][] = [
       [{ priceCents: 2000 }, { name: 'Video screen', priceCents: 2000, currency: 'AUD', active: true }],
       [{ currency: 'USD' }, { name: 'Video screen', priceCents: 2000, currency: 'USD', active: true }],
       [{ name: 'Renamed' }, { name: 'Renamed', priceCents: 2000, currency: 'USD', active: true }],
       [{ active: false }, { name: 'Renamed', priceCents: 2000, currency: 'USD', active: false }],
-      [{ priceCents: null, active: true }, { name: 'Renamed', priceCents: null, currency: 'USD', active: true }],
+      [
+        { priceCents: null, active: true },
+        { name: 'Renamed', priceCents: null, currency: 'USD', active: true },
+      ],
       [{}, { name: 'Renamed', priceCents: null, currency: 'USD', active: true }],
     ];
     for (const [body, expected] of steps) {
       const res = await consoleCall(ctx.app, 'PATCH', url, body);
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json(), { template: { id: template.id, ...expected } });
-      const row = await ctx.handle.db.selectFrom('screening_templates').selectAll().where('id', '=', template.id).executeTakeFirstOrThrow();
+      const row = await ctx.handle.db
+        .selectFrom('screening_templates')
+        .selectAll()
+        .where('id', '=', template.id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(
         { name: row.name, priceCents: row.price_cents, currency: row.currency, active: row.active },
         expected,
       );
     }
-    for (const body of [{ currency: 'GBP' }, { priceCents: -5 }, { name: '' }, { active: null }, { colour: 'red' }]) {
+    for (const body of [
+      { currency: 'GBP' },
+      { priceCents: -5 },
+      { name: '' },
+      { active: null },
+      { colour: 'red' },
+    ]) {
       assertError(await consoleCall(ctx.app, 'PATCH', url, body), 400, 'bad_request');
     }
-    assertError(await consoleCall(ctx.app, 'PATCH', `${templates(id)}/tpl_unknown`, { priceCents: 1 }), 404, 'not_found');
+    assertError(
+      await consoleCall(ctx.app, 'PATCH', `${templates(id)}/tpl_unknown`, { priceCents: 1 }),
+      404,
+      'not_found',
+    );
     // Through another account's path, the template is not found, and stays as it was.
-    assertError(await consoleCall(ctx.app, 'PATCH', `${templates(other.id)}/${template.id}`, { priceCents: 1 }), 404, 'not_found');
-    const row = await ctx.handle.db.selectFrom('screening_templates').selectAll().where('id', '=', template.id).executeTakeFirstOrThrow();
+    assertError(
+      await consoleCall(ctx.app, 'PATCH', `${templates(other.id)}/${template.id}`, { priceCents: 1 }),
+      404,
+      'not_found',
+    );
+    const row = await ctx.handle.db
+      .selectFrom('screening_templates')
+      .selectAll()
+      .where('id', '=', template.id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.price_cents, null);
     assert.equal(row.account_id, id);
   });
@@ -217,7 +288,8 @@ describe('included and overage', () => {
     const s = await scenario({ includedScreeningsPerManagedAd: 2 });
     const [a, b, c] = await applicants(s.api, s.job.id, 3);
     const answers = [];
-    for (const id of [a!, b!, c!]) answers.push(created(await triggerScreening(s.api, s.job.id, id, { templateId: s.template.id })));
+    for (const id of [a!, b!, c!])
+      answers.push(created(await triggerScreening(s.api, s.job.id, id, { templateId: s.template.id })));
     assert.deepEqual(
       answers.map((x) => [x.billing, x.priceCents, x.currency]),
       [
@@ -234,7 +306,10 @@ describe('included and overage', () => {
     // Another managed ad of the account has its own included screenings.
     const second = await managedJob(ctx.app, s.api, s.account.id, { title: 'Second role' });
     const [d] = await applicants(s.api, second.id, 1);
-    assert.equal(created(await triggerScreening(s.api, second.id, d!, { templateId: s.template.id })).billing, 'included');
+    assert.equal(
+      created(await triggerScreening(s.api, second.id, d!, { templateId: s.template.id })).billing,
+      'included',
+    );
   });
 
   test('a re-managed ad starts afresh: unmanage, then manage again later', async () => {
@@ -271,7 +346,9 @@ describe('included and overage', () => {
     const s = await scenario({ includedScreeningsPerManagedAd: 1 });
     const ids = await applicants(s.api, s.job.id, 4);
     const body = { templateId: s.template.id };
-    const expiring = created(await triggerScreening(s.api, s.job.id, ids[0]!, { ...body, completeBy: at(HOUR) }));
+    const expiring = created(
+      await triggerScreening(s.api, s.job.id, ids[0]!, { ...body, completeBy: at(HOUR) }),
+    );
     assert.equal(expiring.billing, 'included');
     ctx.clock.advance(HOUR);
     const next = created(await triggerScreening(s.api, s.job.id, ids[1]!, body));
@@ -288,7 +365,9 @@ describe('the price is locked at the call', () => {
     const [a, b] = await applicants(s.api, s.job.id, 2);
     const first = created(await triggerScreening(s.api, s.job.id, a!, { templateId: s.template.id }));
     assert.deepEqual([first.billing, first.priceCents], ['overage', 1500]);
-    const patched = await consoleCall(ctx.app, 'PATCH', `${templates(s.account.id)}/${s.template.id}`, { priceCents: 9900 });
+    const patched = await consoleCall(ctx.app, 'PATCH', `${templates(s.account.id)}/${s.template.id}`, {
+      priceCents: 9900,
+    });
     assert.equal(patched.statusCode, 200, patched.body);
     ctx.clock.advance(HOUR);
     const second = created(await triggerScreening(s.api, s.job.id, b!, { templateId: s.template.id }));
@@ -357,7 +436,9 @@ describe('billing happens only on completion', () => {
     ctx.clock.set(MARCH);
     const s = await scenario({ includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 100_000 });
     const [a, b] = await applicants(s.api, s.job.id, 2);
-    const expiring = created(await triggerScreening(s.api, s.job.id, a!, { templateId: s.template.id, completeBy: at(HOUR) }));
+    const expiring = created(
+      await triggerScreening(s.api, s.job.id, a!, { templateId: s.template.id, completeBy: at(HOUR) }),
+    );
     const cancelling = created(await triggerScreening(s.api, s.job.id, b!, { templateId: s.template.id }));
     ctx.clock.advance(HOUR);
     const error = assertError(await complete(s.account.id, expiring.screening.screeningId), 409, 'conflict');
@@ -414,15 +495,31 @@ describe('billing happens only on completion', () => {
   test('billing: a month that is not YYYY-MM is 400; an unknown account is 404; the console token is needed', async () => {
     const { id } = await newAccount(ctx.app);
     for (const month of ['2026-13', '2026-00', '2026-3', '26-03', 'march', '2026-03-01', '', '2026/03']) {
-      assertError(await consoleCall(ctx.app, 'GET', `/accounts/${id}/billing?month=${encodeURIComponent(month)}`), 400, 'bad_request');
+      assertError(
+        await consoleCall(ctx.app, 'GET', `/accounts/${id}/billing?month=${encodeURIComponent(month)}`),
+        400,
+        'bad_request',
+      );
     }
     assertError(await consoleCall(ctx.app, 'GET', `/accounts/${id}/billing`), 400, 'bad_request');
-    assertError(await consoleCall(ctx.app, 'GET', '/accounts/acc_unknown/billing?month=2026-03'), 404, 'not_found');
-    const anonymous = await ctx.app.inject({ method: 'GET', url: `/console/v1/accounts/${id}/billing?month=2026-03` });
+    assertError(
+      await consoleCall(ctx.app, 'GET', '/accounts/acc_unknown/billing?month=2026-03'),
+      404,
+      'not_found',
+    );
+    const anonymous = await ctx.app.inject({
+      method: 'GET',
+      url: `/console/v1/accounts/${id}/billing?month=2026-03`,
+    });
     assertError(anonymous, 401, 'unauthorized');
     const empty = await billing(id, '2026-03');
     assert.deepEqual(
-      { month: empty.month, spendCents: empty.spendCents, capCents: empty.capCents, screenings: empty.screenings },
+      {
+        month: empty.month,
+        spendCents: empty.spendCents,
+        capCents: empty.capCents,
+        screenings: empty.screenings,
+      },
       { month: '2026-03', spendCents: 0, capCents: 50_000, screenings: [] },
     );
   });
@@ -451,7 +548,9 @@ describe('the monthly overage cap (402 overage_cap_reached)', () => {
     });
     assert.equal((await screeningRows(ctx.handle, s.account.id)).length, 2);
     // A billing admin raises the cap in the console.
-    const raised = await consoleCall(ctx.app, 'PATCH', `/accounts/${s.account.id}`, { limits: { monthlyOverageCapCents: 3001 } });
+    const raised = await consoleCall(ctx.app, 'PATCH', `/accounts/${s.account.id}`, {
+      limits: { monthlyOverageCapCents: 3001 },
+    });
     assert.equal(raised.statusCode, 200, raised.body);
     assertCapReached(await triggerScreening(s.api, s.job.id, ids[2]!, body), {
       priceCents: 1500,
@@ -491,7 +590,9 @@ describe('the monthly overage cap (402 overage_cap_reached)', () => {
     const body = { templateId: s.template.id };
     const figures = { priceCents: 1500, currency: 'AUD', capCents: 2000, spendCents: 1500 };
     // Open, may still complete: committed.
-    const open = created(await triggerScreening(s.api, s.job.id, ids[0]!, { ...body, completeBy: at(2 * HOUR) }));
+    const open = created(
+      await triggerScreening(s.api, s.job.id, ids[0]!, { ...body, completeBy: at(2 * HOUR) }),
+    );
     assertCapReached(await triggerScreening(s.api, s.job.id, ids[1]!, body), figures);
     // Expired: no longer committed.
     ctx.clock.advance(2 * HOUR);
@@ -535,7 +636,10 @@ describe('the monthly overage cap (402 overage_cap_reached)', () => {
     const s = await scenario({ includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 1500 });
     const usd = await newTemplate(ctx.app, s.account.id, { priceCents: 1500, currency: 'USD' });
     const ids = await applicants(s.api, s.job.id, 3);
-    assert.equal(created(await triggerScreening(s.api, s.job.id, ids[0]!, { templateId: s.template.id })).currency, 'AUD');
+    assert.equal(
+      created(await triggerScreening(s.api, s.job.id, ids[0]!, { templateId: s.template.id })).currency,
+      'AUD',
+    );
     assertCapReached(await triggerScreening(s.api, s.job.id, ids[1]!, { templateId: s.template.id }), {
       priceCents: 1500,
       currency: 'AUD',
@@ -557,7 +661,11 @@ describe('the monthly overage cap (402 overage_cap_reached)', () => {
     const s = await scenario({ includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 0 });
     const unpriced = await newTemplate(ctx.app, s.account.id, { priceCents: null });
     const [a] = await applicants(s.api, s.job.id, 1);
-    assertError(await triggerScreening(s.api, s.job.id, a!, { templateId: unpriced.id }), 409, 'price_unavailable');
+    assertError(
+      await triggerScreening(s.api, s.job.id, a!, { templateId: unpriced.id }),
+      409,
+      'price_unavailable',
+    );
     assertCapReached(await triggerScreening(s.api, s.job.id, a!, { templateId: s.template.id }), {
       priceCents: 1500,
       currency: 'AUD',

@@ -55,13 +55,20 @@ async function applicants(api: Parameters<typeof applyTo>[1], jobId: string, n: 
 describe(`concurrent calls at the edges (${testConfig.databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
   test('the cap fits exactly one more overage: of 5 concurrent calls for 5 candidates, one is 201, four are 402', async () => {
     for (let round = 0; round < ROUNDS; round += 1) {
-      const s = await screeningAccount(ctx.app, { limits: { includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 3000 } });
+      const s = await screeningAccount(ctx.app, {
+        limits: { includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 3000 },
+      });
       const template = await newTemplate(ctx.app, s.account.id, { priceCents: 1500 });
       const job = await managedJob(ctx.app, s.api, s.account.id);
       const [first, ...rest] = await applicants(s.api, job.id, 6);
       // 1500 of the 3000 is already committed by an open overage screening.
-      assert.equal((await triggerScreening(s.api, job.id, first!, { templateId: template.id })).statusCode, 201);
-      const answers = await Promise.all(rest.map((id) => triggerScreening(s.api, job.id, id, { templateId: template.id })));
+      assert.equal(
+        (await triggerScreening(s.api, job.id, first!, { templateId: template.id })).statusCode,
+        201,
+      );
+      const answers = await Promise.all(
+        rest.map((id) => triggerScreening(s.api, job.id, id, { templateId: template.id })),
+      );
       assert.deepEqual(tally(answers), { '201': 1, '402 overage_cap_reached': 4 }, `round ${round}`);
       const winner = answers.find((res) => res.statusCode === 201)!;
       assert.equal(winner.json().billing, 'overage');
@@ -83,11 +90,15 @@ describe(`concurrent calls at the edges (${testConfig.databaseUrl ? 'PostgreSQL'
   });
 
   test('the last included screening: of 5 concurrent calls (cap 0), one is included, four are 402', async () => {
-    const s = await screeningAccount(ctx.app, { limits: { includedScreeningsPerManagedAd: 1, monthlyOverageCapCents: 0 } });
+    const s = await screeningAccount(ctx.app, {
+      limits: { includedScreeningsPerManagedAd: 1, monthlyOverageCapCents: 0 },
+    });
     const template = await newTemplate(ctx.app, s.account.id, { priceCents: 1500 });
     const job = await managedJob(ctx.app, s.api, s.account.id);
     const ids = await applicants(s.api, job.id, 5);
-    const answers = await Promise.all(ids.map((id) => triggerScreening(s.api, job.id, id, { templateId: template.id })));
+    const answers = await Promise.all(
+      ids.map((id) => triggerScreening(s.api, job.id, id, { templateId: template.id })),
+    );
     assert.deepEqual(tally(answers), { '201': 1, '402 overage_cap_reached': 4 });
     assert.equal(answers.find((res) => res.statusCode === 201)!.json().billing, 'included');
     const rows = await screeningRows(ctx.handle, s.account.id);
@@ -112,10 +123,13 @@ describe(`concurrent calls at the edges (${testConfig.databaseUrl ? 'PostgreSQL'
   });
 
   test('the unsolicited-contact limit: 5 concurrent invitations of one imported person on 5 roles, limit 1, pass once', async () => {
-    const s = await screeningAccount(ctx.app, { limits: { weeklyUnsolicitedContacts: 1, managedAdSlots: 10 } });
+    const s = await screeningAccount(ctx.app, {
+      limits: { weeklyUnsolicitedContacts: 1, managedAdSlots: 10 },
+    });
     const template = await newTemplate(ctx.app, s.account.id);
     const jobs = [];
-    for (let i = 0; i < 5; i += 1) jobs.push(await managedJob(ctx.app, s.api, s.account.id, { title: `Role ${i}` }));
+    for (let i = 0; i < 5; i += 1)
+      jobs.push(await managedJob(ctx.app, s.api, s.account.id, { title: `Role ${i}` }));
     const person = await importCandidate(ctx, s.api);
     const answers = await Promise.all(
       jobs.map((job) => triggerScreening(s.api, job.id, person.candidateId, { templateId: template.id })),
@@ -127,14 +141,18 @@ describe(`concurrent calls at the edges (${testConfig.databaseUrl ? 'PostgreSQL'
   test('two accounts at their caps at once do not block each other', async () => {
     const setups = [];
     for (let i = 0; i < 2; i += 1) {
-      const s = await screeningAccount(ctx.app, { limits: { includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 1500 } });
+      const s = await screeningAccount(ctx.app, {
+        limits: { includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 1500 },
+      });
       const template = await newTemplate(ctx.app, s.account.id, { priceCents: 1500 });
       const job = await managedJob(ctx.app, s.api, s.account.id);
       const ids = await applicants(s.api, job.id, 3);
       setups.push({ s, template, job, ids });
     }
     const answers = await Promise.all(
-      setups.flatMap(({ s, template, job, ids }) => ids.map((id) => triggerScreening(s.api, job.id, id, { templateId: template.id }))),
+      setups.flatMap(({ s, template, job, ids }) =>
+        ids.map((id) => triggerScreening(s.api, job.id, id, { templateId: template.id })),
+      ),
     );
     assert.deepEqual(tally(answers.slice(0, 3)), { '201': 1, '402 overage_cap_reached': 2 });
     assert.deepEqual(tally(answers.slice(3)), { '201': 1, '402 overage_cap_reached': 2 });

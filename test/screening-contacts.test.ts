@@ -63,7 +63,8 @@ async function scenario(roles: number, limits: Record<string, number> = {}) {
   const s = await screeningAccount(ctx.app, { limits: { managedAdSlots: 10, ...limits } });
   const template = await newTemplate(ctx.app, s.account.id);
   const jobs = [];
-  for (let i = 0; i < roles; i += 1) jobs.push(await managedJob(ctx.app, s.api, s.account.id, { title: `Role ${i + 1}` }));
+  for (let i = 0; i < roles; i += 1)
+    jobs.push(await managedJob(ctx.app, s.api, s.account.id, { title: `Role ${i + 1}` }));
   return { ...s, template, jobs };
 }
 
@@ -79,7 +80,10 @@ describe('the rolling seven days', () => {
     created(await triggerScreening(s.api, r2, person.candidateId, body));
     ctx.clock.set(new Date(t0 + 2 * DAY + 5 * SECOND));
     // Retry-After: seconds until the oldest contact (t0) is seven days old.
-    assert.equal(assertLimited(await triggerScreening(s.api, r3, person.candidateId, body), 2), (7 * DAY - 2 * DAY - 5 * SECOND) / SECOND);
+    assert.equal(
+      assertLimited(await triggerScreening(s.api, r3, person.candidateId, body), 2),
+      (7 * DAY - 2 * DAY - 5 * SECOND) / SECOND,
+    );
     assert.equal((await screeningRows(ctx.handle, s.account.id)).length, 2, 'nothing written');
     ctx.clock.set(new Date(t0 + 7 * DAY - SECOND));
     assert.equal(assertLimited(await triggerScreening(s.api, r3, person.candidateId, body), 2), 1);
@@ -108,10 +112,19 @@ describe('the rolling seven days', () => {
     const [r1, r2, r3, r4] = s.jobs.map((j) => j.id) as [string, string, string, string];
     created(await triggerScreening(s.api, r1, person.candidateId, body));
     assert.equal((await s.api.post(`/v1/jobs/${r1}/close`)).statusCode, 200);
-    created(await triggerScreening(s.api, r2, person.candidateId, { ...body, completeBy: new Date(ctx.clock.now().getTime() + HOUR).toISOString() }));
+    created(
+      await triggerScreening(s.api, r2, person.candidateId, {
+        ...body,
+        completeBy: new Date(ctx.clock.now().getTime() + HOUR).toISOString(),
+      }),
+    );
     ctx.clock.advance(HOUR);
     const third = created(await triggerScreening(s.api, r3, person.candidateId, body));
-    const done = await consoleCall(ctx.app, 'POST', `/accounts/${s.account.id}/screenings/${third.screening.screeningId}/complete`);
+    const done = await consoleCall(
+      ctx.app,
+      'POST',
+      `/accounts/${s.account.id}/screenings/${third.screening.screeningId}/complete`,
+    );
     assert.equal(done.statusCode, 200, done.body);
     assertLimited(await triggerScreening(s.api, r4, person.candidateId, body), 3);
     // A closed role freed the person on that role, but not from the weekly limit.
@@ -138,7 +151,9 @@ describe('the rolling seven days', () => {
     const body = { templateId: s.template.id };
     created(await triggerScreening(s.api, r1, person.candidateId, body));
     assertLimited(await triggerScreening(s.api, r2, person.candidateId, body), 1);
-    const raised = await consoleCall(ctx.app, 'PATCH', `/accounts/${s.account.id}`, { limits: { weeklyUnsolicitedContacts: 2 } });
+    const raised = await consoleCall(ctx.app, 'PATCH', `/accounts/${s.account.id}`, {
+      limits: { weeklyUnsolicitedContacts: 2 },
+    });
     assert.equal(raised.statusCode, 200, raised.body);
     created(await triggerScreening(s.api, r2, person.candidateId, body));
     assertLimited(await triggerScreening(s.api, r3, person.candidateId, body), 2);
@@ -147,11 +162,16 @@ describe('the rolling seven days', () => {
   test('weeklyUnsolicitedContacts = 0: an imported candidate cannot be invited at all (429, never a 500)', async () => {
     const s = await scenario(1, { weeklyUnsolicitedContacts: 0 });
     const person = await importCandidate(ctx, s.api);
-    const retryAfter = assertLimited(await triggerScreening(s.api, s.jobs[0]!.id, person.candidateId, { templateId: s.template.id }), 0);
+    const retryAfter = assertLimited(
+      await triggerScreening(s.api, s.jobs[0]!.id, person.candidateId, { templateId: s.template.id }),
+      0,
+    );
     assert.ok(retryAfter >= 1 && retryAfter <= 7 * 24 * 3600, String(retryAfter));
     // An applicant is still invited.
     const applicant = await applyTo(ctx, s.api, s.jobs[0]!.id);
-    created(await triggerScreening(s.api, s.jobs[0]!.id, applicant.candidateId, { templateId: s.template.id }));
+    created(
+      await triggerScreening(s.api, s.jobs[0]!.id, applicant.candidateId, { templateId: s.template.id }),
+    );
   });
 });
 
@@ -162,7 +182,12 @@ describe('applicants are never limited', () => {
     const applicant = await applyTo(ctx, s.api, job.id);
     for (let i = 0; i < 4; i += 1) {
       const completeBy = new Date(ctx.clock.now().getTime() + HOUR).toISOString();
-      created(await triggerScreening(s.api, job.id, applicant.candidateId, { templateId: s.template.id, completeBy }));
+      created(
+        await triggerScreening(s.api, job.id, applicant.candidateId, {
+          templateId: s.template.id,
+          completeBy,
+        }),
+      );
       ctx.clock.advance(HOUR);
     }
     const rows = await screeningRows(ctx.handle, s.account.id);
@@ -182,13 +207,20 @@ describe('applicants are never limited', () => {
 
 describe('where the limit sits in the check order', () => {
   test('after the open screening (409 conflict) and the price (409), before the overage cap (402)', async () => {
-    const s = await scenario(3, { weeklyUnsolicitedContacts: 1, includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 0 });
+    const s = await scenario(3, {
+      weeklyUnsolicitedContacts: 1,
+      includedScreeningsPerManagedAd: 0,
+      monthlyOverageCapCents: 0,
+    });
     const [r1, r2, r3] = s.jobs.map((j) => j.id) as [string, string, string];
     const free = await newTemplate(ctx.app, s.account.id, { priceCents: 0 });
     const unpriced = await newTemplate(ctx.app, s.account.id, { priceCents: null });
     const person = await importCandidate(ctx, s.api);
     // A free overage fits a zero cap.
-    assert.equal(created(await triggerScreening(s.api, r1, person.candidateId, { templateId: free.id })).billing, 'overage');
+    assert.equal(
+      created(await triggerScreening(s.api, r1, person.candidateId, { templateId: free.id })).billing,
+      'overage',
+    );
     // Same role again: the open screening answers first.
     const again = await triggerScreening(s.api, r1, person.candidateId, { templateId: s.template.id });
     assert.equal(again.statusCode, 409, again.body);

@@ -57,7 +57,11 @@ async function scenario() {
 
 /** The tasks that would send this screening's invitation by email. */
 async function inviteTasks(screeningId: string) {
-  return ctx.handle.db.selectFrom('tasks').selectAll().where('key', '=', `send-screening-invite:${screeningId}`).execute();
+  return ctx.handle.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('key', '=', `send-screening-invite:${screeningId}`)
+    .execute();
 }
 
 /** Runs the worker until idle, then follows the claim link the outbox sent to `email`. */
@@ -75,10 +79,19 @@ describe('virtual_cv: a claimed virtual CV, or the person’s own account CV', (
     const s = await scenario();
     const person = await importCandidate(ctx, s.api);
     await claimVirtualCv(person.email);
-    const row = await ctx.handle.db.selectFrom('candidates').select('cv_status').where('id', '=', person.candidateId).executeTakeFirstOrThrow();
+    const row = await ctx.handle.db
+      .selectFrom('candidates')
+      .select('cv_status')
+      .where('id', '=', person.candidateId)
+      .executeTakeFirstOrThrow();
     assert.equal(row.cv_status, 'claimed');
     const before = (await mailTo(ctx.app, person.email)).length;
-    const body = created(await triggerScreening(s.api, s.job.id, person.candidateId, { templateId: s.template.id, message: 'Hello there' }));
+    const body = created(
+      await triggerScreening(s.api, s.job.id, person.candidateId, {
+        templateId: s.template.id,
+        message: 'Hello there',
+      }),
+    );
     assert.equal(body.screening.deliveryPath, 'virtual_cv');
     assert.equal(body.screening.status, 'invited');
     assert.equal((await screeningRow(ctx.handle, body.screening.screeningId))?.delivery_path, 'virtual_cv');
@@ -92,7 +105,9 @@ describe('virtual_cv: a claimed virtual CV, or the person’s own account CV', (
     const applicant = await applyTo(ctx, s.api, s.job.id);
     await claimVirtualCv(applicant.email);
     const before = (await mailTo(ctx.app, applicant.email)).length;
-    const body = created(await triggerScreening(s.api, s.job.id, applicant.candidateId, { templateId: s.template.id }));
+    const body = created(
+      await triggerScreening(s.api, s.job.id, applicant.candidateId, { templateId: s.template.id }),
+    );
     assert.equal(body.screening.deliveryPath, 'virtual_cv');
     await drainAll(ctx.worker);
     assert.equal((await mailTo(ctx.app, applicant.email)).length, before);
@@ -106,7 +121,12 @@ describe('virtual_cv: a claimed virtual CV, or the person’s own account CV', (
     const applicant = await applyTo(ctx, s.api, s.job.id, { email, name: 'Nadia Holder' });
     const application = await s.api.get(`/v1/applications/${applicant.candidateId}`);
     assert.equal(application.json().cvStatus, 'claimed', application.body);
-    const body = created(await triggerScreening(s.api, s.job.id, applicant.candidateId, { templateId: s.template.id, language: 'es' }));
+    const body = created(
+      await triggerScreening(s.api, s.job.id, applicant.candidateId, {
+        templateId: s.template.id,
+        language: 'es',
+      }),
+    );
     assert.equal(body.screening.deliveryPath, 'virtual_cv');
     assert.deepEqual(await inviteTasks(body.screening.screeningId), []);
     await drainAll(ctx.worker);
@@ -116,25 +136,52 @@ describe('virtual_cv: a claimed virtual CV, or the person’s own account CV', (
   test('an imported account holder is emailed until they share their own CV, then reached on it', async () => {
     const s = await scenario();
     const email = `${unique('holder').toLowerCase()}@example.com`;
-    assert.equal((await consoleCall(ctx.app, 'POST', '/people', { email, name: 'Oskar Holder' })).statusCode, 201);
+    assert.equal(
+      (await consoleCall(ctx.app, 'POST', '/people', { email, name: 'Oskar Holder' })).statusCode,
+      201,
+    );
     const person = await importCandidate(ctx, s.api, { email, name: 'Oskar Holder' });
     assert.equal(person.status, 'existing_account');
-    const first = created(await triggerScreening(s.api, s.job.id, person.candidateId, { templateId: s.template.id }));
+    const first = created(
+      await triggerScreening(s.api, s.job.id, person.candidateId, { templateId: s.template.id }),
+    );
     assert.equal(first.screening.deliveryPath, 'email');
     // The account notice carries the link through which they share their own CV.
     await claimVirtualCv(email);
     const secondRole = await managedJob(ctx.app, s.api, s.account.id, { title: 'Second role' });
-    const second = created(await triggerScreening(s.api, secondRole.id, person.candidateId, { templateId: s.template.id }));
+    const second = created(
+      await triggerScreening(s.api, secondRole.id, person.candidateId, { templateId: s.template.id }),
+    );
     assert.equal(second.screening.deliveryPath, 'virtual_cv');
   });
 });
 
 describe('email: anyone else, in the request’s language', () => {
   const cases = [
-    { language: 'en', subject: /^Harbour Logistics invites you to a screening for Warehouse Systems Lead$/, date: 'March 17, 2026', time: /2:30\sPM/ },
-    { language: 'es', subject: /^Harbour Logistics te invita a una evaluación para Warehouse Systems Lead$/, date: '17 de marzo de 2026', time: /14:30/ },
-    { language: 'fr', subject: /^Harbour Logistics vous invite à une présélection pour Warehouse Systems Lead$/, date: '17 mars 2026', time: /14:30/ },
-    { language: 'pt', subject: /^A Harbour Logistics convida-o para uma triagem para Warehouse Systems Lead$/, date: '17 de março de 2026', time: /14:30/ },
+    {
+      language: 'en',
+      subject: /^Harbour Logistics invites you to a screening for Warehouse Systems Lead$/,
+      date: 'March 17, 2026',
+      time: /2:30\sPM/,
+    },
+    {
+      language: 'es',
+      subject: /^Harbour Logistics te invita a una evaluación para Warehouse Systems Lead$/,
+      date: '17 de marzo de 2026',
+      time: /14:30/,
+    },
+    {
+      language: 'fr',
+      subject: /^Harbour Logistics vous invite à une présélection pour Warehouse Systems Lead$/,
+      date: '17 mars 2026',
+      time: /14:30/,
+    },
+    {
+      language: 'pt',
+      subject: /^A Harbour Logistics convida-o para uma triagem para Warehouse Systems Lead$/,
+      date: '17 de março de 2026',
+      time: /14:30/,
+    },
   ] as const;
 
   for (const { language, subject, date, time } of cases) {
@@ -160,7 +207,11 @@ describe('email: anyone else, in the request’s language', () => {
       const tasks = await inviteTasks(body.screening.screeningId);
       assert.equal(tasks.length, 1);
       assert.equal(tasks[0]?.name, 'send-screening-invite');
-      assert.equal((await mailTo(ctx.app, applicant.email)).length, seen.size, 'sent by the worker, not in the call');
+      assert.equal(
+        (await mailTo(ctx.app, applicant.email)).length,
+        seen.size,
+        'sent by the worker, not in the call',
+      );
       await drainAll(ctx.worker);
       await drainAll(ctx.worker);
       const mails = (await mailTo(ctx.app, applicant.email)).filter((m) => !seen.has(m.id));
@@ -182,7 +233,9 @@ describe('email: anyone else, in the request’s language', () => {
     ctx.clock.set('2026-03-10T09:00:00Z');
     const s = await scenario();
     const person = await importCandidate(ctx, s.api, { sendClaimEmail: false, locale: 'fr' });
-    const body = created(await triggerScreening(s.api, s.job.id, person.candidateId, { templateId: s.template.id }));
+    const body = created(
+      await triggerScreening(s.api, s.job.id, person.candidateId, { templateId: s.template.id }),
+    );
     assert.equal(body.screening.deliveryPath, 'email');
     assert.equal(body.screening.completeBy, '2026-03-17T09:00:00.000Z');
     await drainAll(ctx.worker);
@@ -197,7 +250,9 @@ describe('email: anyone else, in the request’s language', () => {
   test('an invitation whose screening was cancelled before the worker ran is not sent', async () => {
     const s = await scenario();
     const person = await importCandidate(ctx, s.api, { sendClaimEmail: false });
-    const body = created(await triggerScreening(s.api, s.job.id, person.candidateId, { templateId: s.template.id }));
+    const body = created(
+      await triggerScreening(s.api, s.job.id, person.candidateId, { templateId: s.template.id }),
+    );
     assert.equal(body.screening.deliveryPath, 'email');
     ctx.clock.advance(HOUR);
     assert.equal((await s.api.post(`/v1/jobs/${s.job.id}/close`)).statusCode, 200);

@@ -102,7 +102,9 @@ describe('the answer', () => {
   test('201 ScreeningTriggered for an applicant: defaults completeBy = now + 7 days and language en', async () => {
     const s = await scenario();
     const now = ctx.clock.now();
-    const res = await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: s.template.id });
+    const res = await triggerScreening(s.api, s.job.id, s.applicant.candidateId, {
+      templateId: s.template.id,
+    });
     const body = assertCreated(res);
     assert.match(body.screening.screeningId, /^scr_/);
     assert.deepEqual(body, {
@@ -188,7 +190,10 @@ describe('the answer', () => {
     const instant = ctx.clock.now().getTime() + DAY;
     const withOffset = `${new Date(instant + 2 * HOUR).toISOString().slice(0, 19)}+02:00`;
     const offsetBody = assertCreated(
-      await triggerScreening(s.api, s.job.id, person.candidateId, { templateId: s.template.id, completeBy: withOffset }),
+      await triggerScreening(s.api, s.job.id, person.candidateId, {
+        templateId: s.template.id,
+        completeBy: withOffset,
+      }),
     );
     assert.equal(offsetBody.screening.completeBy, new Date(instant).toISOString());
   });
@@ -197,8 +202,12 @@ describe('the answer', () => {
     const s = await scenario();
     const key = unique('idem');
     const body = { templateId: s.template.id };
-    const first = assertCreated(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body, { 'idempotency-key': key }));
-    const again = await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body, { 'idempotency-key': key });
+    const first = assertCreated(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body, { 'idempotency-key': key }),
+    );
+    const again = await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body, {
+      'idempotency-key': key,
+    });
     assert.equal(again.statusCode, 201, again.body);
     assert.deepEqual(again.json(), first);
     assertNoRateHeaders(again);
@@ -215,9 +224,14 @@ describe('400 bad_request', () => {
     const other = await screeningAccount(ctx.app);
     const foreign = await newTemplate(ctx.app, other.account.id);
     const deactivated = await newTemplate(ctx.app, s.account.id);
-    const patched = await consoleCall(ctx.app, 'PATCH', `/accounts/${s.account.id}/screening-templates/${deactivated.id}`, {
-      active: false,
-    });
+    const patched = await consoleCall(
+      ctx.app,
+      'PATCH',
+      `/accounts/${s.account.id}/screening-templates/${deactivated.id}`,
+      {
+        active: false,
+      },
+    );
     assert.equal(patched.statusCode, 200, patched.body);
     const bodies: Record<string, unknown>[] = [
       {},
@@ -233,8 +247,12 @@ describe('400 bad_request', () => {
     }
     assert.deepEqual(await rowsOf(s.account.id), []);
     // Active again, the same template is accepted.
-    await consoleCall(ctx.app, 'PATCH', `/accounts/${s.account.id}/screening-templates/${deactivated.id}`, { active: true });
-    assertCreated(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: deactivated.id }));
+    await consoleCall(ctx.app, 'PATCH', `/accounts/${s.account.id}/screening-templates/${deactivated.id}`, {
+      active: true,
+    });
+    assertCreated(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: deactivated.id }),
+    );
   });
 
   test('completeBy in the past, now, malformed, or more than 90 days out', async () => {
@@ -254,7 +272,10 @@ describe('400 bad_request', () => {
     ];
     for (const completeBy of values) {
       const error = assertError(
-        await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: s.template.id, completeBy }),
+        await triggerScreening(s.api, s.job.id, s.applicant.candidateId, {
+          templateId: s.template.id,
+          completeBy,
+        }),
         400,
         'bad_request',
       );
@@ -289,7 +310,9 @@ describe('400 bad_request', () => {
     assert.deepEqual(await rowsOf(s.account.id), []);
     for (const language of ['en', 'es', 'fr', 'pt']) {
       const person = await importCandidate(ctx, s.api);
-      const body = assertCreated(await triggerScreening(s.api, s.job.id, person.candidateId, { ...base, language }));
+      const body = assertCreated(
+        await triggerScreening(s.api, s.job.id, person.candidateId, { ...base, language }),
+      );
       assert.equal((await screeningRow(ctx.handle, body.screening.screeningId))?.language, language);
     }
   });
@@ -297,10 +320,24 @@ describe('400 bad_request', () => {
   test('the body is checked before the job: a bad body on an unknown job is 400, not 404', async () => {
     const s = await scenario();
     const inactive = await newTemplate(ctx.app, s.account.id, { active: false });
-    assertError(await triggerScreening(s.api, 'job_unknown', 'cand_unknown', { templateId: s.template.id, language: 'de' }), 400, 'bad_request');
-    assertError(await triggerScreening(s.api, 'job_unknown', 'cand_unknown', { templateId: inactive.id }), 400, 'bad_request');
     assertError(
-      await triggerScreening(s.api, 'job_unknown', 'cand_unknown', { templateId: s.template.id, completeBy: at(-DAY) }),
+      await triggerScreening(s.api, 'job_unknown', 'cand_unknown', {
+        templateId: s.template.id,
+        language: 'de',
+      }),
+      400,
+      'bad_request',
+    );
+    assertError(
+      await triggerScreening(s.api, 'job_unknown', 'cand_unknown', { templateId: inactive.id }),
+      400,
+      'bad_request',
+    );
+    assertError(
+      await triggerScreening(s.api, 'job_unknown', 'cand_unknown', {
+        templateId: s.template.id,
+        completeBy: at(-DAY),
+      }),
       400,
       'bad_request',
     );
@@ -335,7 +372,9 @@ describe('401 and 403', () => {
     assert.equal(error.missingScope, 'screening');
     assert.deepEqual(await rowsOf(s.account.id), []);
     const only = await newKey(ctx.app, s.account.id, ['screening']);
-    assertCreated(await triggerScreening(client(ctx.app, only.secret), s.job.id, s.applicant.candidateId, body));
+    assertCreated(
+      await triggerScreening(client(ctx.app, only.secret), s.job.id, s.applicant.candidateId, body),
+    );
   });
 });
 
@@ -348,7 +387,11 @@ describe('404 not_found', () => {
     const theirApplicant = await applyTo(ctx, other.api, theirs.id);
     const draft = await createDraft(s.api);
     const body = { templateId: s.template.id };
-    assertError(await triggerScreening(s.api, 'job_00000000000000000000', s.applicant.candidateId, body), 404, 'not_found');
+    assertError(
+      await triggerScreening(s.api, 'job_00000000000000000000', s.applicant.candidateId, body),
+      404,
+      'not_found',
+    );
     assertError(await triggerScreening(s.api, theirs.id, theirApplicant.candidateId, body), 404, 'not_found');
     assertError(await triggerScreening(s.api, theirs.id, s.applicant.candidateId, body), 404, 'not_found');
     assertError(await triggerScreening(s.api, draft.id, s.applicant.candidateId, body), 404, 'not_found');
@@ -365,7 +408,13 @@ describe('404 not_found', () => {
     const theirApplicant = await applyTo(ctx, other.api, theirJob.id);
     const theirImport = await importCandidate(ctx, other.api);
     const body = { templateId: s.template.id };
-    for (const candidateId of ['cand_unknown', 'app_unknown', elsewhere.candidateId, theirApplicant.candidateId, theirImport.candidateId]) {
+    for (const candidateId of [
+      'cand_unknown',
+      'app_unknown',
+      elsewhere.candidateId,
+      theirApplicant.candidateId,
+      theirImport.candidateId,
+    ]) {
       assertError(await triggerScreening(s.api, s.job.id, candidateId, body), 404, 'not_found');
     }
     assert.deepEqual(await rowsOf(s.account.id), []);
@@ -378,18 +427,28 @@ describe('404 not_found', () => {
     const body = { templateId: s.template.id };
     // Suppressed before the import: nothing of the person is held.
     const suppressedEmail = `${unique('suppressed').toLowerCase()}@example.com`;
-    assert.equal((await consoleCall(ctx.app, 'POST', '/suppressions', { email: suppressedEmail })).statusCode, 201);
+    assert.equal(
+      (await consoleCall(ctx.app, 'POST', '/suppressions', { email: suppressedEmail })).statusCode,
+      201,
+    );
     const suppressed = await importCandidate(ctx, s.api, { email: suppressedEmail });
     assert.equal(suppressed.status, 'suppressed');
     // Imported, then the person asked to be forgotten.
     const erased = await importCandidate(ctx, s.api);
     assert.equal(erased.status, 'queued');
-    assertCreated(await triggerScreening(s.api, s.job.id, erased.candidateId, { ...body, completeBy: at(HOUR) }));
+    assertCreated(
+      await triggerScreening(s.api, s.job.id, erased.candidateId, { ...body, completeBy: at(HOUR) }),
+    );
     ctx.clock.advance(HOUR);
-    assert.equal((await consoleCall(ctx.app, 'POST', '/suppressions', { email: erased.email })).statusCode, 201);
+    assert.equal(
+      (await consoleCall(ctx.app, 'POST', '/suppressions', { email: erased.email })).statusCode,
+      201,
+    );
     // A readable PDF that is not a CV.
     const menu = await uploadPdf(ctx, s.api, pdfFixture('not-a-cv-menu.pdf'));
-    const rejectedRes = await s.api.post('/v1/candidates', candidateBody(menu.uploadId), { 'idempotency-key': unique('idem') });
+    const rejectedRes = await s.api.post('/v1/candidates', candidateBody(menu.uploadId), {
+      'idempotency-key': unique('idem'),
+    });
     assert.equal(rejectedRes.json().status, 'rejected', rejectedRes.body);
     const before = (await rowsOf(s.account.id)).length;
     for (const candidateId of [suppressed.candidateId, erased.candidateId, rejectedRes.json().candidateId]) {
@@ -401,10 +460,22 @@ describe('404 not_found', () => {
   test('a withdrawn application and an application whose details were erased', async () => {
     const s = await scenario();
     const second = await applyTo(ctx, s.api, s.job.id);
-    await ctx.handle.db.updateTable('applications').set({ status: 'withdrawn' }).where('id', '=', s.applicant.candidateId).execute();
-    await ctx.handle.db.updateTable('applications').set({ email: null, name: null }).where('id', '=', second.candidateId).execute();
+    await ctx.handle.db
+      .updateTable('applications')
+      .set({ status: 'withdrawn' })
+      .where('id', '=', s.applicant.candidateId)
+      .execute();
+    await ctx.handle.db
+      .updateTable('applications')
+      .set({ email: null, name: null })
+      .where('id', '=', second.candidateId)
+      .execute();
     for (const candidateId of [s.applicant.candidateId, second.candidateId]) {
-      assertError(await triggerScreening(s.api, s.job.id, candidateId, { templateId: s.template.id }), 404, 'not_found');
+      assertError(
+        await triggerScreening(s.api, s.job.id, candidateId, { templateId: s.template.id }),
+        404,
+        'not_found',
+      );
     }
     assert.deepEqual(await rowsOf(s.account.id), []);
   });
@@ -417,9 +488,17 @@ describe('409 ad_not_managed', () => {
     const applicant = await applyTo(ctx, s.api, plain.id);
     const body = { templateId: s.template.id };
     assertError(await triggerScreening(s.api, plain.id, applicant.candidateId, body), 409, 'ad_not_managed');
-    const unmanaged = await consoleCall(ctx.app, 'POST', `/accounts/${s.account.id}/jobs/${s.job.id}/unmanage`);
+    const unmanaged = await consoleCall(
+      ctx.app,
+      'POST',
+      `/accounts/${s.account.id}/jobs/${s.job.id}/unmanage`,
+    );
     assert.equal(unmanaged.statusCode, 200, unmanaged.body);
-    assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'ad_not_managed');
+    assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
+      409,
+      'ad_not_managed',
+    );
     assert.deepEqual(await rowsOf(s.account.id), []);
     await manageJob(ctx.app, s.account.id, plain.id);
     assertCreated(await triggerScreening(s.api, plain.id, applicant.candidateId, body));
@@ -430,12 +509,18 @@ describe('409 ad_not_managed', () => {
     const body = { templateId: s.template.id };
     const closed = await s.api.post(`/v1/jobs/${s.job.id}/close`);
     assert.equal(closed.statusCode, 200, closed.body);
-    assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'ad_not_managed');
+    assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
+      409,
+      'ad_not_managed',
+    );
     const short = await createPublished(s.api, { title: 'Short ad' }, { expiryDays: 30 });
     await manageJob(ctx.app, s.account.id, short.id);
     const applicant = await applyTo(ctx, s.api, short.id);
     ctx.clock.advance(30 * DAY - SECOND);
-    assertCreated(await triggerScreening(s.api, short.id, applicant.candidateId, { ...body, completeBy: at(SECOND / 2) }));
+    assertCreated(
+      await triggerScreening(s.api, short.id, applicant.candidateId, { ...body, completeBy: at(SECOND / 2) }),
+    );
     ctx.clock.advance(SECOND);
     assertError(await triggerScreening(s.api, short.id, applicant.candidateId, body), 409, 'ad_not_managed');
     assert.equal((await rowsOf(s.account.id)).length, 1);
@@ -444,7 +529,11 @@ describe('409 ad_not_managed', () => {
   test('managed is checked before the candidate: an unknown candidate on an unmanaged ad is 409', async () => {
     const s = await scenario();
     const plain = await createPublished(s.api, { title: 'Plain ad' });
-    assertError(await triggerScreening(s.api, plain.id, 'cand_unknown', { templateId: s.template.id }), 409, 'ad_not_managed');
+    assertError(
+      await triggerScreening(s.api, plain.id, 'cand_unknown', { templateId: s.template.id }),
+      409,
+      'ad_not_managed',
+    );
   });
 });
 
@@ -455,11 +544,19 @@ describe('409 conflict: one open screening per candidate per role', () => {
     const otherRole = await managedJob(ctx.app, s.api, s.account.id, { title: 'Second role' });
     const body = { templateId: s.template.id };
     const first = assertCreated(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body));
-    const error = assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'conflict');
+    const error = assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
+      409,
+      'conflict',
+    );
     assert.match(error.message, /already open/);
     // With another template, still one at a time.
     const another = await newTemplate(ctx.app, s.account.id, { name: 'Another' });
-    assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: another.id }), 409, 'conflict');
+    assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: another.id }),
+      409,
+      'conflict',
+    );
     assertCreated(await triggerScreening(s.api, s.job.id, person.candidateId, body));
     assertCreated(await triggerScreening(s.api, otherRole.id, person.candidateId, body));
     assertError(await triggerScreening(s.api, otherRole.id, person.candidateId, body), 409, 'conflict');
@@ -478,7 +575,9 @@ describe('409 conflict: one open screening per candidate per role', () => {
   test('once the first has expired (clock past completeBy) a new one is allowed', async () => {
     const s = await scenario();
     const body = { templateId: s.template.id };
-    const first = assertCreated(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { ...body, completeBy: at(2 * HOUR) }));
+    const first = assertCreated(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { ...body, completeBy: at(2 * HOUR) }),
+    );
     ctx.clock.advance(2 * HOUR - SECOND);
     assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'conflict');
     ctx.clock.advance(SECOND);
@@ -509,7 +608,11 @@ describe('409 conflict: one open screening per candidate per role', () => {
     // Another role's screening is untouched.
     assert.equal((await screeningRow(ctx.handle, kept.screening.screeningId))?.status, 'invited');
     // Closing made the ad unmanaged.
-    assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'ad_not_managed');
+    assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
+      409,
+      'ad_not_managed',
+    );
     const republished = await s.api.post(`/v1/jobs/${s.job.id}/publish`, {});
     assert.equal(republished.statusCode, 200, republished.body);
     await manageJob(ctx.app, s.account.id, s.job.id);
@@ -526,8 +629,14 @@ describe('409 conflict: one open screening per candidate per role', () => {
   test('the open screening is checked before the price', async () => {
     const s = await scenario();
     const unpriced = await newTemplate(ctx.app, s.account.id, { priceCents: null });
-    assertCreated(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: s.template.id }));
-    assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: unpriced.id }), 409, 'conflict');
+    assertCreated(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: s.template.id }),
+    );
+    assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: unpriced.id }),
+      409,
+      'conflict',
+    );
   });
 });
 
@@ -544,12 +653,23 @@ describe('409 price_unavailable', () => {
     assert.equal(error.priceCents, undefined);
     assert.deepEqual(await rowsOf(s.account.id), []);
     // The candidate is checked before the price.
-    assertError(await triggerScreening(s.api, s.job.id, 'cand_unknown', { templateId: unpriced.id }), 404, 'not_found');
-    const priced = await consoleCall(ctx.app, 'PATCH', `/accounts/${s.account.id}/screening-templates/${unpriced.id}`, {
-      priceCents: 900,
-    });
+    assertError(
+      await triggerScreening(s.api, s.job.id, 'cand_unknown', { templateId: unpriced.id }),
+      404,
+      'not_found',
+    );
+    const priced = await consoleCall(
+      ctx.app,
+      'PATCH',
+      `/accounts/${s.account.id}/screening-templates/${unpriced.id}`,
+      {
+        priceCents: 900,
+      },
+    );
     assert.equal(priced.statusCode, 200, priced.body);
-    const body = assertCreated(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: unpriced.id }));
+    const body = assertCreated(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: unpriced.id }),
+    );
     assert.equal(body.priceCents, 900);
     assert.equal(body.currency, 'USD');
   });
@@ -577,11 +697,31 @@ describe('no per-minute limit, no X-RateLimit-* headers', () => {
     assert.equal(list.headers['x-ratelimit-limit'], '120');
     assert.equal(list.headers['x-ratelimit-remaining'], '119');
     // Errors of every kind carry no rate headers either (assertError checks each).
-    assertError(await triggerScreening(api, job.id, applicant.candidateId, { templateId: 'nope' }), 400, 'bad_request');
-    assertError(await triggerScreening(api, 'job_unknown', applicant.candidateId, { templateId: template.id }), 404, 'not_found');
-    assertError(await triggerScreening(client(ctx.app, key.secret + 'x'), job.id, applicant.candidateId, { templateId: template.id }), 401, 'unauthorized');
+    assertError(
+      await triggerScreening(api, job.id, applicant.candidateId, { templateId: 'nope' }),
+      400,
+      'bad_request',
+    );
+    assertError(
+      await triggerScreening(api, 'job_unknown', applicant.candidateId, { templateId: template.id }),
+      404,
+      'not_found',
+    );
+    assertError(
+      await triggerScreening(client(ctx.app, key.secret + 'x'), job.id, applicant.candidateId, {
+        templateId: template.id,
+      }),
+      401,
+      'unauthorized',
+    );
     const jobsOnly = await newKey(ctx.app, s.account.id, ['jobs:read']);
-    assertError(await triggerScreening(client(ctx.app, jobsOnly.secret), job.id, applicant.candidateId, { templateId: template.id }), 403, 'forbidden');
+    assertError(
+      await triggerScreening(client(ctx.app, jobsOnly.secret), job.id, applicant.candidateId, {
+        templateId: template.id,
+      }),
+      403,
+      'forbidden',
+    );
   });
 
   test('an exhausted per-minute budget does not stop the screening route', async () => {
@@ -658,7 +798,11 @@ describe('isolation', () => {
     assert.deepEqual(await rowsOf(b.account.id), []);
     // A's screening is A's alone: B cannot complete it, and B's billing does not list it.
     const mine = assertCreated(await triggerScreening(a.api, a.job.id, a.applicant.candidateId, bodyA));
-    const completeAsB = await consoleCall(ctx.app, 'POST', `/accounts/${b.account.id}/screenings/${mine.screening.screeningId}/complete`);
+    const completeAsB = await consoleCall(
+      ctx.app,
+      'POST',
+      `/accounts/${b.account.id}/screenings/${mine.screening.screeningId}/complete`,
+    );
     assert.equal(completeAsB.statusCode, 404, completeAsB.body);
     assert.equal(errorOf(completeAsB).code, 'not_found');
     assert.equal((await screeningRow(ctx.handle, mine.screening.screeningId))?.status, 'invited');
@@ -672,4 +816,3 @@ describe('isolation', () => {
     assert.equal((await rowsOf(b.account.id)).length, 1);
   });
 });
-

@@ -41,7 +41,14 @@ const OPTIONS: sanitizeHtml.IOptions = {
     'math',
   ],
   transformTags: {
-    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noopener noreferrer ugc' } }),
+    // A relative href would point into the careers service itself (e.g. another role's apply page).
+    a: (tagName, { href }) => ({
+      tagName,
+      attribs: {
+        ...(href !== undefined && /^\s*(https?:\/\/|mailto:)/i.test(href) ? { href } : {}),
+        rel: 'nofollow noopener noreferrer ugc',
+      },
+    }),
     h1: 'h2',
   },
 };

@@ -43,6 +43,10 @@ export const accountRepository = {
     return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
+  async findByAddress(db: Executor, address: string): Promise<AccountRow | undefined> {
+    return db.selectFrom('accounts').selectAll().where('company_address', '=', address).executeTakeFirst();
+  },
+
   async findForUpdate(db: Executor, id: string): Promise<AccountRow | undefined> {
     return db.selectFrom('accounts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
   },

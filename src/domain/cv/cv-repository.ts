@@ -20,6 +20,8 @@ export interface CvSubject {
   sendClaimEmail: boolean;
   /** Imports only: the import outcome. */
   outcome: string | null;
+  stagedAt: Date | null;
+  createdAt: Date;
 }
 
 const ERASED = { name: null, email: null, email_key: null, blob_key: null } as const;
@@ -41,6 +43,8 @@ export const cvRepository = {
           cvStatus: row.cv_status,
           sendClaimEmail: true,
           outcome: null,
+          stagedAt: row.staged_at,
+          createdAt: row.created_at,
         }
       );
     }
@@ -58,6 +62,8 @@ export const cvRepository = {
         cvStatus: row.cv_status,
         sendClaimEmail: row.send_claim_email,
         outcome: row.outcome,
+        stagedAt: row.staged_at,
+        createdAt: row.created_at,
       }
     );
   },

@@ -127,10 +127,7 @@ export function createCvService(deps: {
     async sendClaimMail(kind: SubjectKind, id: string): Promise<void> {
       const subject = await cvRepository.subject(db, kind, id);
       if (!subject || subject.cvStatus !== 'staged' || !subject.email || !subject.name) return;
-      const row = await (kind === 'application'
-        ? db.selectFrom('applications').select('staged_at').where('id', '=', id).executeTakeFirst()
-        : db.selectFrom('candidates').select('staged_at').where('id', '=', id).executeTakeFirst());
-      const expiresAt = new Date((row?.staged_at ?? clock.now()).getTime() + ttlMs);
+      const expiresAt = new Date((subject.stagedAt ?? clock.now()).getTime() + ttlMs);
       const link = await linkFor(subject, expiresAt);
       const context = await cvRepository.context(db, subject.accountId, subject.jobId);
       const locale = localeOf(subject.locale);
@@ -162,12 +159,7 @@ export function createCvService(deps: {
         !subject.name
       )
         return;
-      const row = await db
-        .selectFrom('candidates')
-        .select('created_at')
-        .where('id', '=', candidateId)
-        .executeTakeFirstOrThrow();
-      const expiresAt = new Date(row.created_at.getTime() + ttlMs);
+      const expiresAt = new Date(subject.createdAt.getTime() + ttlMs);
       const link = await linkFor(subject, expiresAt);
       const context = await cvRepository.context(db, subject.accountId, null);
       const locale = localeOf(subject.locale);

@@ -59,7 +59,13 @@ export function createIdempotencyService(deps: { db: Db; clock: Clock }) {
           throw conflict('A request with this Idempotency-Key is still running; retry once it has finished.');
         }
         if (row === undefined) {
-          await idempotencyRepository.insertClaim(trx, record, hash, now, lockedUntil, expiresAt);
+          // The first holder released its claim between our two looks; another request may be
+          // claiming it right now too, and only one insert can win.
+          if (!(await idempotencyRepository.insertClaim(trx, record, hash, now, lockedUntil, expiresAt))) {
+            throw conflict(
+              'A request with this Idempotency-Key is still running; retry once it has finished.',
+            );
+          }
         } else {
           await idempotencyRepository.reclaim(trx, record, hash, now, lockedUntil, expiresAt);
         }

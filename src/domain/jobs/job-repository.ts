@@ -116,6 +116,46 @@ export const jobRepository = {
     return q.orderBy('id', 'desc').limit(query.limit).execute();
   },
 
+  /** A public role at its address: the account's non-draft job with this slug. */
+  async findBySlug(db: Db, accountId: string, slug: string): Promise<JobRow | undefined> {
+    return db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('slug', '=', slug)
+      .where('status', '<>', 'draft')
+      .executeTakeFirst();
+  },
+
+  /** A job by id whatever its account: only the public apply link, which carries no key, asks. */
+  async findPublicById(db: Db, id: string): Promise<JobRow | undefined> {
+    return db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', '=', id)
+      .where('status', '<>', 'draft')
+      .executeTakeFirst();
+  },
+
+  /** One keyset page of every account's live roles that have a hosted address, newest first. */
+  async liveFeed(db: Db, afterId: string | null, limit: number, now: Date) {
+    let query = db
+      .selectFrom('jobs as j')
+      .innerJoin('accounts as a', 'a.id', 'j.account_id')
+      .selectAll('j')
+      .select([
+        'a.name as a_name',
+        'a.company_name as a_company_name',
+        'a.logo_url as a_logo_url',
+        'a.company_address as a_company_address',
+      ])
+      .where('j.status', '=', 'published')
+      .where((eb) => eb.or([eb('j.expires_at', 'is', null), eb('j.expires_at', '>', now)]))
+      .where('a.company_address', 'is not', null);
+    if (afterId) query = query.where('j.id', '<', afterId);
+    return query.orderBy('j.id', 'desc').limit(limit).execute();
+  },
+
   async listAll(db: Db, accountId: string): Promise<JobRow[]> {
     return db
       .selectFrom('jobs')

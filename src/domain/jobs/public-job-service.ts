@@ -2,8 +2,8 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import type { AuthoredJob } from '../../contract/job.ts';
-import type { AccountRow } from '../accounts/account-repository.ts';
-import type { JobRow } from './job-repository.ts';
+import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
+import { type JobRow, jobRepository } from './job-repository.ts';
 import { statusAt, toJobView } from './job-view.ts';
 
 export type JobPage =
@@ -23,29 +23,12 @@ export function createPublicJobService(deps: { db: Db; clock: Clock; publicBaseU
 
   return {
     async page(companyAddress: string, slug: string): Promise<JobPage> {
-      const account = await db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('company_address', '=', companyAddress)
-        .executeTakeFirst();
+      const account = await accountRepository.findByAddress(db, companyAddress);
       if (!account) {
-        const moved = await db
-          .selectFrom('company_address_history as h')
-          .innerJoin('accounts as a', 'a.id', 'h.account_id')
-          .select('a.company_address')
-          .where('h.address', '=', companyAddress)
-          .executeTakeFirst();
-        return moved?.company_address
-          ? { kind: 'moved', companyAddress: moved.company_address }
-          : { kind: 'missing' };
+        const moved = await accountRepository.redirectFor(db, companyAddress);
+        return moved?.current ? { kind: 'moved', companyAddress: moved.current } : { kind: 'missing' };
       }
-      const row = await db
-        .selectFrom('jobs')
-        .selectAll()
-        .where('account_id', '=', account.id)
-        .where('slug', '=', slug)
-        .where('status', '<>', 'draft')
-        .executeTakeFirst();
+      const row = await jobRepository.findBySlug(db, account.id, slug);
       if (!row) return { kind: 'missing' };
       return {
         kind: statusAt(row, clock.now()) === 'published' ? 'live' : 'closed',
@@ -55,13 +38,10 @@ export function createPublicJobService(deps: { db: Db; clock: Clock; publicBaseU
     },
 
     async applyTarget(jobId: string): Promise<ApplyTarget> {
-      const row = await db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
-      if (!row || row.status === 'draft') return { kind: 'missing' };
-      const account = await db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('id', '=', row.account_id)
-        .executeTakeFirstOrThrow();
+      const row = await jobRepository.findPublicById(db, jobId);
+      if (!row) return { kind: 'missing' };
+      const account = await accountRepository.find(db, row.account_id);
+      if (!account) return { kind: 'missing' };
       return {
         kind: statusAt(row, clock.now()) === 'published' ? 'open' : 'closed',
         job: view(row, account),
@@ -79,25 +59,7 @@ export function createPublicJobService(deps: { db: Db; clock: Clock; publicBaseU
         afterId = decodeCursor(cursor);
         if (afterId === null) return null;
       }
-      const now = clock.now();
-      let query = db
-        .selectFrom('jobs as j')
-        .innerJoin('accounts as a', 'a.id', 'j.account_id')
-        .selectAll('j')
-        .select([
-          'a.name as a_name',
-          'a.company_name as a_company_name',
-          'a.logo_url as a_logo_url',
-          'a.company_address as a_company_address',
-        ])
-        .where('j.status', '=', 'published')
-        .where((eb) => eb.or([eb('j.expires_at', 'is', null), eb('j.expires_at', '>', now)]))
-        .where('a.company_address', 'is not', null);
-      if (afterId) query = query.where('j.id', '<', afterId);
-      const rows = await query
-        .orderBy('j.id', 'desc')
-        .limit(limit + 1)
-        .execute();
+      const rows = await jobRepository.liveFeed(db, afterId, limit + 1, clock.now());
       const page = rows.slice(0, limit);
       const jobs = page.map((row) =>
         view(row, {

@@ -7,6 +7,29 @@ export type ScreeningRow = Selectable<ScreeningsTable>;
 
 // A screening is open while `invited` and before `complete_by`; expiry is computed, never written.
 export const screeningRepository = {
+  /** What screening needs to know of a candidate id: an application of the account, or an import. */
+  async candidateFacts(db: Db, accountId: string, candidateId: string) {
+    const application = await db
+      .selectFrom('applications')
+      .select(['job_id', 'status', 'cv_status', 'email'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', candidateId)
+      .executeTakeFirst();
+    const imported = application
+      ? undefined
+      : await db
+          .selectFrom('candidates')
+          .select(['cv_status', 'email'])
+          .where('account_id', '=', accountId)
+          .where('id', '=', candidateId)
+          .executeTakeFirst();
+    return { application, imported };
+  },
+
+  async byId(db: Db, id: string): Promise<ScreeningRow | undefined> {
+    return db.selectFrom('screenings').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
   async insertTemplate(db: Db, row: Insertable<ScreeningTemplatesTable>): Promise<TemplateRow> {
     return db.insertInto('screening_templates').values(row).returningAll().executeTakeFirstOrThrow();
   },

@@ -5,6 +5,7 @@ import { parseInstant } from '../../lib/time.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { screeningInviteMail } from '../../mail/templates.ts';
+import { cvRepository } from '../cv/cv-repository.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
@@ -101,12 +102,7 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
     jobId: string,
     candidateId: string,
   ): Promise<Reachable> {
-    const application = await trx
-      .selectFrom('applications')
-      .select(['job_id', 'status', 'cv_status', 'email'])
-      .where('account_id', '=', accountId)
-      .where('id', '=', candidateId)
-      .executeTakeFirst();
+    const { application, imported } = await screeningRepository.candidateFacts(trx, accountId, candidateId);
     if (
       application &&
       application.job_id === jobId &&
@@ -115,12 +111,6 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
     ) {
       return { kind: 'application', applied: true, claimed: application.cv_status === 'claimed' };
     }
-    const imported = await trx
-      .selectFrom('candidates')
-      .select(['cv_status', 'email'])
-      .where('account_id', '=', accountId)
-      .where('id', '=', candidateId)
-      .executeTakeFirst();
     if (imported && imported.email !== null) {
       return { kind: 'candidate', applied: false, claimed: imported.cv_status === 'claimed' };
     }
@@ -352,40 +342,17 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
 
     /** Task: the invitation by email, in its language, with the message and the deadline; keyed. */
     async sendInvite(screeningId: string): Promise<void> {
-      const row = await db
-        .selectFrom('screenings')
-        .selectAll()
-        .where('id', '=', screeningId)
-        .executeTakeFirst();
+      const row = await screeningRepository.byId(db, screeningId);
       if (!row || statusOf(row, clock.now()) !== 'invited' || row.delivery_path !== 'email') return;
-      const person = await (row.candidate_kind === 'application'
-        ? db
-            .selectFrom('applications')
-            .select(['name', 'email'])
-            .where('id', '=', row.candidate_id)
-            .executeTakeFirst()
-        : db
-            .selectFrom('candidates')
-            .select(['name', 'email'])
-            .where('id', '=', row.candidate_id)
-            .executeTakeFirst());
+      const person = await cvRepository.subject(db, row.candidate_kind, row.candidate_id);
       if (!person?.email || !person.name) return;
-      const account = await db
-        .selectFrom('accounts')
-        .select(['name', 'company_name'])
-        .where('id', '=', row.account_id)
-        .executeTakeFirstOrThrow();
-      const job = await db
-        .selectFrom('jobs')
-        .select('content')
-        .where('id', '=', row.job_id)
-        .executeTakeFirstOrThrow();
+      const context = await cvRepository.context(db, row.account_id, row.job_id);
       const locale = (['en', 'es', 'fr', 'pt'].includes(row.language) ? row.language : 'en') as ConsentLocale;
       const mail = screeningInviteMail({
         locale,
         name: person.name,
-        company: account.company_name ?? account.name,
-        role: String(job.content.title ?? ''),
+        company: context.company,
+        role: context.role ?? '',
         message: row.message,
         completeBy: row.complete_by,
       });
