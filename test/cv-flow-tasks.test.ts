@@ -252,10 +252,12 @@ describe('every task is safe to run twice', () => {
     });
     assert.equal(notCv.statusCode, 201, notCv.body);
     assert.equal(notCv.json().status, 'rejected');
-    const scanImport = await intake.api.post('/v1/candidates', candidateBody(scan.uploadId), {
+    const scan2 = await uploadPdf(ctx, intake.api, pdfFixture('scan-image-only.pdf'));
+    const scanImport = await intake.api.post('/v1/candidates', candidateBody(scan2.uploadId), {
       'idempotency-key': unique('idem'),
     });
-    assert.ok(scanImport.statusCode >= 400, scanImport.body);
+    assert.equal(scanImport.statusCode, 422, scanImport.body);
+    assert.equal(errorOf(scanImport).code, 'cv_rejected');
 
     assert.deepEqual(await taskCount(), before, 'no task was enqueued');
     assert.equal(await ctx.worker.drain(), 0, 'and nothing is due');

@@ -53,7 +53,7 @@ export const taskRepository = {
         .where((eb) =>
           eb.or([
             eb.and([eb('state', '=', 'queued'), eb('run_after', '<=', now)]),
-            eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', new Date(0))]),
+            eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', now)]),
           ]),
         )
         .orderBy('run_after')

@@ -27,16 +27,18 @@ export const jobFeed: Route = (app, { publicJobs }) => {
       schema: {
         hide: true,
         params: Type.Object({ lang: Type.String({ maxLength: 5 }) }),
-        querystring: Query,
+        // A page people share: tracking parameters (utm_…) are ignored, not refused.
+        querystring: Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })) }),
       },
     },
     async (request, reply) => {
       const lang = pageLang(request.params.lang);
       const w = PAGE_WORDS[lang ?? 'en'];
       if (!lang) return sendPage(reply, 404, 'en', w.notFound, `<h1>${e(w.notFound)}</h1>`);
-      const page = await publicJobs.feed(request.query.cursor ?? null, PAGE_SIZE);
-      if (page === null)
-        throw badRequest('cursor is not a cursor this feed handed out.', { field: 'cursor' });
+      // An unreadable cursor (a mangled shared link) starts the list from the top.
+      const page =
+        (await publicJobs.feed(request.query.cursor ?? null, PAGE_SIZE)) ??
+        (await publicJobs.feed(null, PAGE_SIZE))!;
       const items = page.jobs
         .map((job) => {
           const where = [job.location?.city, job.location?.country].filter(Boolean).join(', ');
