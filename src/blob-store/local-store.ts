@@ -211,20 +211,26 @@ export class LocalBlobStore implements BlobStore {
         exactly(bytes),
         fs.createWriteStream(temp, { flags: 'wx', mode: 0o600, flush: true }),
       );
-      // link() rather than rename(): it fails when the target exists, so of two concurrent PUTs
-      // to one URL exactly one wins and the other cannot overwrite it.
-      try {
-        await fsp.link(temp, target);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyUploaded();
-        throw error;
-      }
-      await syncDirectory(this.#dir);
+      await this.#commit(temp, target);
     } catch (error) {
       throw uploadFailure(error, bytes);
     } finally {
       await fsp.rm(temp, { force: true });
     }
+  }
+
+  /**
+   * Puts a complete temp file in place. link() rather than rename(): it fails when the target
+   * exists, so of two concurrent writers to one key exactly one wins and none overwrites.
+   */
+  async #commit(temp: string, target: string): Promise<void> {
+    try {
+      await fsp.link(temp, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyUploaded();
+      throw error;
+    }
+    await syncDirectory(this.#dir);
   }
 
   /** Checks signature, then expiry (so a forged expiry reads as forged); answers the signed size. */
@@ -279,13 +285,7 @@ export class LocalBlobStore implements BlobStore {
     try {
       await fsp.copyFile(filePath, temp);
       await fsp.chmod(temp, 0o600);
-      try {
-        await fsp.link(temp, target);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyUploaded();
-        throw error;
-      }
-      await syncDirectory(this.#dir);
+      await this.#commit(temp, target);
     } finally {
       await fsp.rm(temp, { force: true });
     }

@@ -86,6 +86,7 @@ export function createCandidateService(deps: {
       const key = emailKey(input.email);
       const locale = input.locale ?? 'en';
       const base = {
+        id: newId('cand', now),
         account_id: accountId,
         locale,
         send_claim_email: input.sendClaimEmail ?? true,
@@ -94,20 +95,19 @@ export function createCandidateService(deps: {
         created_at: now,
         updated_at: now,
       };
+      // Outcomes that hold nothing of the person: no address, no name, no file.
+      const anonymous = {
+        ...base,
+        email_key: null,
+        name: null,
+        email: null,
+        lawful_basis: null,
+        cv_status: 'none' as const,
+        blob_key: null,
+      };
 
       if (await candidateRepository.isSuppressed(db, key)) {
-        // Nothing of the person is held: no address, no name, no file.
-        const row = {
-          ...base,
-          id: newId('cand', now),
-          email_key: null,
-          name: null,
-          email: null,
-          lawful_basis: null,
-          outcome: 'suppressed' as const,
-          cv_status: 'none' as const,
-          blob_key: null,
-        };
+        const row = { ...anonymous, outcome: 'suppressed' as const };
         return settleWithoutFile(
           accountId,
           upload.id,
@@ -136,7 +136,6 @@ export function createCandidateService(deps: {
         const row = {
           ...base,
           ...personal,
-          id: newId('cand', now),
           outcome: 'existing_account' as const,
           cv_status: 'none' as const,
           blob_key: null,
@@ -151,24 +150,12 @@ export function createCandidateService(deps: {
             'The file is a readable PDF, but it does not read as a CV: no contact details, dates or CV sections were found.',
         };
         // A refused import keeps nothing personal, so the address can be imported again with a real CV.
-        const row = {
-          ...base,
-          id: newId('cand', now),
-          email_key: null,
-          name: null,
-          email: null,
-          lawful_basis: null,
-          outcome: 'rejected' as const,
-          cv_status: 'none' as const,
-          blob_key: null,
-          rejection: JSON.stringify(rejection),
-        };
+        const row = { ...anonymous, outcome: 'rejected' as const, rejection: JSON.stringify(rejection) };
         return this.commit(accountId, upload.id, row, false, seal);
       }
       const row = {
         ...base,
         ...personal,
-        id: newId('cand', now),
         outcome: 'queued' as const,
         cv_status: 'processing' as const,
         blob_key: upload.id,

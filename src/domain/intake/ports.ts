@@ -7,13 +7,9 @@ export interface CvFileStore {
   putFile(key: string, filePath: string): Promise<void>;
 }
 
-export type CvRejectReason =
-  | 'wrong_type'
-  | 'too_large'
-  | 'too_many_pages'
-  | 'encrypted'
-  | 'no_text_layer'
-  | 'corrupt';
+import type { CvRejectReason } from '../../pdf/types.ts';
+
+export type { CvRejectReason };
 
 export type CvVerdict =
   | { ok: true; pages: number; text: { items: { str: string }[] }[] }
