@@ -343,7 +343,6 @@ describe('job page /{lang}/jobs/{company}/{role}', () => {
       `/en/jobs/${unique('nobody')}/visible-role`,
       `/en/jobs/${company}/no-such-role`,
       `/en/jobs/${company}/hidden-draft-role`,
-      `/de/jobs/${company}/visible-role`,
     ]) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
@@ -352,6 +351,10 @@ describe('job page /{lang}/jobs/{company}/{role}', () => {
       assert.equal(jsonLdOf(res.body).length, 0);
       assert.match(res.body, /<meta name="robots" content="noindex">/, `${url}: not indexed`);
     }
+    // A language the pages do not have is no page at all: the service's plain 404, like /v2/jobs.
+    const unsupported = await get(`/de/jobs/${company}/visible-role`);
+    assert.equal(unsupported.statusCode, 404);
+    assert.equal(unsupported.json().error.code, 'not_found');
     assert.equal((await get(linkPath(live.url!))).statusCode, 200);
   });
 

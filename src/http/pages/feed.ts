@@ -33,8 +33,9 @@ export const jobFeed: Route = (app, { publicJobs }) => {
     },
     async (request, reply) => {
       const lang = pageLang(request.params.lang);
-      const w = PAGE_WORDS[lang ?? 'en'];
-      if (!lang) return sendPage(reply, 404, 'en', w.notFound, `<h1>${e(w.notFound)}</h1>`);
+      // Not a page language (e.g. /v2/jobs): the same 404 as any unknown route.
+      if (!lang) return reply.callNotFound();
+      const w = PAGE_WORDS[lang];
       // An unreadable cursor (a mangled shared link) starts the list from the top.
       const page =
         (await publicJobs.feed(request.query.cursor ?? null, PAGE_SIZE)) ??

@@ -194,9 +194,9 @@ export const jobPage: Route = (app, { publicJobs }) => {
     async (request, reply) => {
       const { company, role } = request.params;
       const lang = pageLang(request.params.lang);
-      const w = PAGE_WORDS[lang ?? 'en'];
-      if (!lang)
-        return sendPage(reply, 404, 'en', w.notFound, `<h1>${e(w.notFound)}</h1><p>${e(w.notFoundBody)}</p>`);
+      // Not a page language (e.g. /v2/jobs/…): the same 404 as any unknown route.
+      if (!lang) return reply.callNotFound();
+      const w = PAGE_WORDS[lang];
       const found = await publicJobs.page(company, role);
       if (found.kind === 'moved')
         return reply
