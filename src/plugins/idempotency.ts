@@ -57,11 +57,13 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
   });
 
   // A refusal wrote nothing, so it is stored on its own: the same request gets the same answer.
-  // 5xx and 429 are not kept: they describe the moment, and the retry deserves a fresh try.
+  // 5xx and 429 are not kept: they describe the moment, and the retry deserves a fresh try — so the
+  // claim is freed before the client sees the answer, and an immediate retry is not told "running".
   return async (request: FastifyRequest, error: AppError, rendered) => {
     const record = request.idempotencyRecord;
-    if (record === null || error.status >= 500 || error.status === 429) return;
-    await service.completeAlone(record, rendered.statusCode, rendered.body);
+    if (record === null) return;
+    if (error.status >= 500 || error.status === 429) await service.release(record);
+    else await service.completeAlone(record, rendered.statusCode, rendered.body);
     request.idempotencySettled = true;
   };
 }
