@@ -20,7 +20,13 @@ console.warn = warn;
 process.on('message', async (message: { file: string }) => {
   try {
     const data = new Uint8Array(await readFile(message.file));
-    const task = pdfjs.getDocument({ data, verbosity: 0, useWasm: false, disableFontFace: true, isOffscreenCanvasSupported: false });
+    const task = pdfjs.getDocument({
+      data,
+      verbosity: 0,
+      useWasm: false,
+      disableFontFace: true,
+      isOffscreenCanvasSupported: false,
+    });
     const doc = await task.promise;
     let chars = 0;
     for (let n = 1; n <= doc.numPages; n++) {

@@ -67,7 +67,8 @@ async function openCounter(url: string | undefined): Promise<(key: string) => Pr
   if (url) {
     const { Redis } = await import('ioredis');
     const redis = new Redis(url);
-    return async (key) => Number(await redis.eval(HIT_SCRIPT, 1, `bl:${key}:${Math.floor(Date.now() / 60_000)}`, '61000'));
+    return async (key) =>
+      Number(await redis.eval(HIT_SCRIPT, 1, `bl:${key}:${Math.floor(Date.now() / 60_000)}`, '61000'));
   }
   const counts = new Map<string, number>();
   return async (key) => {
@@ -100,7 +101,11 @@ interface Principal {
 }
 
 /** The service's guard, as SQL: the per-secret counter, then the key (with its account's limit). */
-async function authenticate(request: FastifyRequest, reply: FastifyReply, scope: string): Promise<Principal | null> {
+async function authenticate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: string,
+): Promise<Principal | null> {
   const header = request.headers.authorization ?? '';
   const secret = header.startsWith('Bearer ') ? header.slice(7) : '';
   const hash = createHash('sha256').update(secret).digest('hex');
@@ -135,13 +140,23 @@ async function authenticate(request: FastifyRequest, reply: FastifyReply, scope:
 
 const JOB_COLUMNS =
   'j.id, j.status, j.content, j.slug, j.expires_at, j.posted_at, j.updated_at, j.closed_at, a.name as a_name, a.company_name as a_company_name, a.logo_url as a_logo_url, a.company_address as a_company_address';
-const OPTIONAL = ['category', 'seniority', 'yearsExperience', 'employmentType', 'contractType', 'salary', 'location', 'workStyle'];
+const OPTIONAL = [
+  'category',
+  'seniority',
+  'yearsExperience',
+  'employmentType',
+  'contractType',
+  'salary',
+  'location',
+  'workStyle',
+];
 
 /** The service's Job, in the order its response schema writes it: required fields, then optional ones. */
 function jobView(row: Row, now: number): Row {
   const words = row.content as Row;
   const expires = row.expires_at as Date | null;
-  const status = row.status === 'published' && expires !== null && expires.getTime() <= now ? 'expired' : row.status;
+  const status =
+    row.status === 'published' && expires !== null && expires.getTime() <= now ? 'expired' : row.status;
   const job: Row = {
     id: row.id,
     title: words.title ?? '',
@@ -149,11 +164,15 @@ function jobView(row: Row, now: number): Row {
     responsibilities: words.responsibilities ?? [],
     skills: words.skills ?? [],
     benefits: words.benefits ?? [],
-    company: { name: row.a_company_name ?? row.a_name, ...(row.a_logo_url ? { logoUrl: row.a_logo_url } : {}) },
+    company: {
+      name: row.a_company_name ?? row.a_name,
+      ...(row.a_logo_url ? { logoUrl: row.a_logo_url } : {}),
+    },
     applyLink: `${baseUrl}/apply/${row.id}`,
     status,
   };
-  for (const field of OPTIONAL) if (words[field] !== undefined && words[field] !== null) job[field] = words[field];
+  for (const field of OPTIONAL)
+    if (words[field] !== undefined && words[field] !== null) job[field] = words[field];
   if (row.posted_at) job.postedAt = (row.posted_at as Date).toISOString();
   job.updatedAt = (row.updated_at as Date).toISOString();
   if (expires) job.expiresAt = expires.toISOString();
@@ -214,8 +233,7 @@ app.get('/v1/jobs', async (request, reply) => {
   );
   const now = Date.now();
   const page = rows.slice(0, limit);
-  const nextCursor =
-    rows.length > limit ? Buffer.from(String(page.at(-1)!.id)).toString('base64url') : null;
+  const nextCursor = rows.length > limit ? Buffer.from(`v1:${page.at(-1)!.id}`).toString('base64url') : null;
   return json(reply, 200, { jobs: page.map((r) => jobView(r, now)), nextCursor });
 });
 
@@ -237,10 +255,20 @@ app.post('/v1/jobs', async (request, reply) => {
   const body = request.body as Row;
   const key = String(request.headers['idempotency-key'] ?? '');
   const now = new Date();
-  const requestHash = createHash('sha256').update(`POST /v1/jobs\n${JSON.stringify(body)}`).digest('hex');
+  const requestHash = createHash('sha256')
+    .update(`POST /v1/jobs\n${JSON.stringify(body)}`)
+    .digest('hex');
   const claimed = await sql.query(
     'insert into idempotency_records (account_id, route, key, request_hash, locked_until, status_code, response_body, created_at, expires_at) values ($1, $2, $3, $4, $5, null, null, $6, $7) on conflict (account_id, route, key) do nothing returning key',
-    [principal.account_id, 'POST /v1/jobs', key, requestHash, new Date(now.getTime() + 60_000), now, new Date(now.getTime() + 86_400_000)],
+    [
+      principal.account_id,
+      'POST /v1/jobs',
+      key,
+      requestHash,
+      new Date(now.getTime() + 60_000),
+      now,
+      new Date(now.getTime() + 86_400_000),
+    ],
   );
   if (claimed.length === 0) return fail(reply, 409, 'conflict', 'Idempotency-Key in use.');
   const answer = await sql.tx(async (q) => {
@@ -255,17 +283,20 @@ app.post('/v1/jobs', async (request, reply) => {
     )[0]!;
     const text = JSON.stringify({
       job: jobView(
-        { ...row, a_name: account.name, a_company_name: account.company_name, a_logo_url: account.logo_url, a_company_address: account.company_address },
+        {
+          ...row,
+          a_name: account.name,
+          a_company_name: account.company_name,
+          a_logo_url: account.logo_url,
+          a_company_address: account.company_address,
+        },
         now.getTime(),
       ),
     });
-    await q('update idempotency_records set status_code = $1, response_body = $2, locked_until = null where account_id = $3 and route = $4 and key = $5', [
-      201,
-      text,
-      principal.account_id,
-      'POST /v1/jobs',
-      key,
-    ]);
+    await q(
+      'update idempotency_records set status_code = $1, response_body = $2, locked_until = null where account_id = $3 and route = $4 and key = $5',
+      [201, text, principal.account_id, 'POST /v1/jobs', key],
+    );
     return text;
   });
   return reply.code(201).type('application/json; charset=utf-8').send(answer);
@@ -278,11 +309,21 @@ app.post('/v1/uploads', async (request, reply) => {
   const now = new Date();
   const id = newId('upl');
   const putExpires = new Date(now.getTime() + 300_000);
-  const sig = createHmac('sha256', signingKey).update(`${id}.${body.bytes}.${putExpires.getTime()}`).digest('base64url');
+  const sig = createHmac('sha256', signingKey)
+    .update(`${id}.${body.bytes}.${putExpires.getTime()}`)
+    .digest('base64url');
   await sql.tx(async (q) => {
     await q(
       'insert into uploads (id, account_id, bytes, file_name, created_at, put_expires_at, expires_at, received_at, used_at) values ($1, $2, $3, $4, $5, $6, $7, null, null) returning *',
-      [id, principal.account_id, body.bytes, body.fileName ?? null, now, putExpires, new Date(now.getTime() + 3_600_000)],
+      [
+        id,
+        principal.account_id,
+        body.bytes,
+        body.fileName ?? null,
+        now,
+        putExpires,
+        new Date(now.getTime() + 3_600_000),
+      ],
     );
   });
   return json(reply, 201, {
@@ -295,14 +336,19 @@ app.post('/v1/uploads', async (request, reply) => {
 app.put('/uploads/:id', async (request, reply) => {
   const { id } = request.params as { id: string };
   const query = request.query as Row;
-  const sig = createHmac('sha256', signingKey).update(`${id}.${query.bytes}.${query.expires}`).digest('base64url');
+  const sig = createHmac('sha256', signingKey)
+    .update(`${id}.${query.bytes}.${query.expires}`)
+    .digest('base64url');
   if (sig !== query.sig) return fail(reply, 403, 'forbidden', 'Bad signature.');
   const file = path.join(blobDir, id);
   const out = fs.createWriteStream(file);
   await new Promise<void>((resolve, reject) => {
     (request.body as NodeJS.ReadableStream).pipe(out).on('finish', resolve).on('error', reject);
   });
-  await sql.query('update uploads set received_at = $1 where id = $2 and received_at is null', [new Date(), id]);
+  await sql.query('update uploads set received_at = $1 where id = $2 and received_at is null', [
+    new Date(),
+    id,
+  ]);
   await sql.query('select used_at from uploads where id = $1', [id]);
   return reply.code(200).send();
 });
@@ -329,12 +375,20 @@ app.post('/v1/jobs/:jobId/applications', async (request, reply) => {
   const day = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000);
   const budgets = async (q: Sql['query']) => {
     await q('select * from accounts where id = $1', [account]);
-    await q('select count(*)::int as n from applications where created_at >= $1 and account_id = $2', [day, account]);
-    await q('select count(*)::int as n from applications where created_at >= $1 and job_id = $2', [day, jobId]);
+    await q('select count(*)::int as n from applications where created_at >= $1 and account_id = $2', [
+      day,
+      account,
+    ]);
+    await q('select count(*)::int as n from applications where created_at >= $1 and job_id = $2', [
+      day,
+      jobId,
+    ]);
   };
   await sql.query('select * from applications where job_id = $1 and email_key = $2', [jobId, emailKey]);
   await budgets(sql.query);
-  const upload = (await sql.query('select * from uploads where account_id = $1 and id = $2', [account, body.cv.uploadId]))[0];
+  const upload = (
+    await sql.query('select * from uploads where account_id = $1 and id = $2', [account, body.cv.uploadId])
+  )[0];
   const file = path.join(blobDir, body.cv.uploadId);
   if (!upload || upload.used_at !== null || fs.statSync(file).size !== upload.bytes) {
     return fail(reply, 400, 'upload_invalid', 'Upload not usable.');
@@ -346,14 +400,31 @@ app.post('/v1/jobs/:jobId/applications', async (request, reply) => {
     await q('select * from jobs where account_id = $1 and id = $2', [account, jobId]);
     await q('select * from applications where job_id = $1 and email_key = $2', [jobId, emailKey]);
     await budgets(q);
-    await q('update uploads set used_at = $1 where account_id = $2 and id = $3 and used_at is null returning id', [now, account, upload.id]);
+    await q(
+      'update uploads set used_at = $1 where account_id = $2 and id = $3 and used_at is null returning id',
+      [now, account, upload.id],
+    );
     const id = newId('app');
     await q('select id from people where email_key = $1', [emailKey]);
     const receipt = body.consent as Row;
     await q(
       `insert into applications (id, account_id, job_id, email_key, name, email, phone, location, cover_note, answers, consent_receipt, consent_text_id, consent_version, consent_locale, consent_text, lawful_basis, source, blob_key, status, cv_status, reason, claimed_at, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6, null, null, null, null, $7, $8, $9, 'en', $10, $11, 'api', $12, 'received', 'processing', null, null, $13, $13) returning *`,
-      [id, account, jobId, emailKey, body.name, body.email, JSON.stringify(receipt), receipt.consentTextId, receipt.version, consentBody, JSON.stringify(body.lawfulBasis), upload.id, now],
+      [
+        id,
+        account,
+        jobId,
+        emailKey,
+        body.name,
+        body.email,
+        JSON.stringify(receipt),
+        receipt.consentTextId,
+        receipt.version,
+        consentBody,
+        JSON.stringify(body.lawfulBasis),
+        upload.id,
+        now,
+      ],
     );
     await q(
       `insert into tasks (id, name, key, payload, state, attempts, max_attempts, run_after, created_at, updated_at) values ($1, 'build-cv', $2, $3, 'done', 0, 8, $4, $4, $4) on conflict (key) do nothing returning id`,
@@ -366,13 +437,10 @@ app.post('/v1/jobs/:jobId/applications', async (request, reply) => {
       cvStatus: 'processing',
       job: { id: jobId, status: 'published' },
     });
-    await q('update idempotency_records set status_code = $1, response_body = $2, locked_until = null where account_id = $3 and route = $4 and key = $5', [
-      201,
-      text,
-      account,
-      route,
-      key,
-    ]);
+    await q(
+      'update idempotency_records set status_code = $1, response_body = $2, locked_until = null where account_id = $3 and route = $4 and key = $5',
+      [201, text, account, route, key],
+    );
     return text;
   });
   return reply.code(201).type('application/json; charset=utf-8').send(answer);

@@ -57,9 +57,7 @@ async function runHttp(spec: HttpSpec): Promise<Outcome> {
     duration: spec.seconds,
     idReplacement: spec.uniqueKey === true,
   });
-  for (const [code, stat] of Object.entries(
-    (result as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {},
-  )) {
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) {
     statuses[code] = stat.count;
   }
   return {
@@ -80,7 +78,14 @@ async function runIntake(spec: IntakeSpec): Promise<Outcome> {
   const call = (method: string, path: string, headers: Record<string, string>, body: Buffer | string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: base.hostname, port: base.port, method, path, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent },
+        {
+          host: base.hostname,
+          port: base.port,
+          method,
+          path,
+          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          agent,
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');

@@ -57,9 +57,18 @@ function freePort(): Promise<number> {
 }
 
 /** Servers on core 0, the load generator on core 1 (when taskset exists), as the research note advises. */
-function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, cpu: number, ipc = false): ChildProcess {
+function spawnNode(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cpu: number,
+  ipc = false,
+  nodeArgs: string[] = [],
+): ChildProcess {
   const command = hasTaskset ? 'taskset' : NODE;
-  const argv = hasTaskset ? ['-c', String(cpu), NODE, script, ...args] : [script, ...args];
+  const argv = hasTaskset
+    ? ['-c', String(cpu), NODE, ...nodeArgs, script, ...args]
+    : [...nodeArgs, script, ...args];
   return spawn(command, argv, {
     cwd: ROOT,
     env,
@@ -74,7 +83,8 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 60_000)
     stderr += d;
   });
   while (performance.now() - start < timeoutMs) {
-    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}): ${stderr.slice(-2000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`process exited (${child.exitCode}): ${stderr.slice(-2000)}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (res.status < 500) {
@@ -165,7 +175,10 @@ function line(mode: string, figure: string, value: string, target: string, met: 
 async function api(base: string, method: string, url: string, auth: string, body?: unknown) {
   const res = await fetch(base + url, {
     method,
-    headers: { authorization: `Bearer ${auth}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${auth}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -191,10 +204,16 @@ async function seed(base: string): Promise<Seed> {
   ).account;
   await api(base, 'PATCH', `/console/v1/accounts/${account.id}`, CONSOLE_TOKEN, {
     dpaAccepted: true,
-    limits: { requestsPerMinute: 1_000_000_000, dailyApplications: 1_000_000_000, jobDailyApplications: 1_000_000_000 },
+    limits: {
+      requestsPerMinute: 1_000_000_000,
+      dailyApplications: 1_000_000_000,
+      jobDailyApplications: 1_000_000_000,
+    },
   });
   const scopes = ['jobs:read', 'jobs:write', 'applications:write'];
-  const { secret } = await api(base, 'POST', `/console/v1/accounts/${account.id}/keys`, CONSOLE_TOKEN, { scopes });
+  const { secret } = await api(base, 'POST', `/console/v1/accounts/${account.id}/keys`, CONSOLE_TOKEN, {
+    scopes,
+  });
   let jobId = '';
   for (let i = 0; i < 60; i++) {
     const { job } = await api(base, 'POST', '/v1/jobs', secret, {
@@ -208,11 +227,19 @@ async function seed(base: string): Promise<Seed> {
     jobId = job.id;
   }
   const limited = (
-    await api(base, 'POST', '/console/v1/accounts', CONSOLE_TOKEN, { name: 'Limited', companyAddress: `limited-${suffix}` })
+    await api(base, 'POST', '/console/v1/accounts', CONSOLE_TOKEN, {
+      name: 'Limited',
+      companyAddress: `limited-${suffix}`,
+    })
   ).account;
-  await api(base, 'PATCH', `/console/v1/accounts/${limited.id}`, CONSOLE_TOKEN, { dpaAccepted: true, limits: { requestsPerMinute: 1 } });
+  await api(base, 'PATCH', `/console/v1/accounts/${limited.id}`, CONSOLE_TOKEN, {
+    dpaAccepted: true,
+    limits: { requestsPerMinute: 1 },
+  });
   const limitedSecret = (
-    await api(base, 'POST', `/console/v1/accounts/${limited.id}/keys`, CONSOLE_TOKEN, { scopes: ['applications:write'] })
+    await api(base, 'POST', `/console/v1/accounts/${limited.id}/keys`, CONSOLE_TOKEN, {
+      scopes: ['applications:write'],
+    })
   ).secret;
   return { secret, limitedSecret, jobId };
 }
@@ -253,7 +280,9 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, REDIS_URL } : {}),
   };
   const startService = async () => {
-    const child = spawnNode(path.join(ROOT, 'src/main.ts'), [], serviceEnv, 0);
+    // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service under the load.
+    const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawnNode(path.join(ROOT, 'src/main.ts'), [], serviceEnv, 0, false, nodeArgs);
     child.stdout?.resume();
     const ms = await waitForHttp(`${base}/healthz`, child);
     return { child, ms };
@@ -264,12 +293,36 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
   await stop(cold.child);
   const warm = await startService();
   const coldTarget = mode === 'embedded';
-  line(mode, 'cold start: first answer, empty DATA_DIR', `${cold.ms.toFixed(0)} ms`, '≤ 2000 ms', coldTarget ? cold.ms <= 2000 : null);
-  line(mode, 'cold start: first answer, existing DATA_DIR', `${warm.ms.toFixed(0)} ms`, '≤ 1000 ms', coldTarget ? warm.ms <= 1000 : null);
+  line(
+    mode,
+    'cold start: first answer, empty DATA_DIR',
+    `${cold.ms.toFixed(0)} ms`,
+    '≤ 2000 ms',
+    coldTarget ? cold.ms <= 2000 : null,
+  );
+  line(
+    mode,
+    'cold start: first answer, existing DATA_DIR',
+    `${warm.ms.toFixed(0)} ms`,
+    '≤ 1000 ms',
+    coldTarget ? warm.ms <= 1000 : null,
+  );
   await new Promise((r) => setTimeout(r, 2000));
   const idle = rss(warm.child.pid!);
-  line(mode, 'RSS idle: service', `${idle.self.toFixed(0)} MB`, '≤ 212 MB', mode === 'embedded' ? idle.self <= 212 : null);
-  line(mode, 'RSS idle: PDF children', idle.children.map((c) => `${c.toFixed(0)} MB`).join(' + ') || 'none', 'report', null);
+  line(
+    mode,
+    'RSS idle: service',
+    `${idle.self.toFixed(0)} MB`,
+    '≤ 212 MB',
+    mode === 'embedded' ? idle.self <= 212 : null,
+  );
+  line(
+    mode,
+    'RSS idle: PDF children',
+    idle.children.map((c) => `${c.toFixed(0)} MB`).join(' + ') || 'none',
+    'report',
+    null,
+  );
 
   // The baseline reads the same data: the same server database, or a copy of the PGlite directory.
   let baselineDb = databaseUrl ?? '';
@@ -280,7 +333,9 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
   const consentFile = path.join(work, 'consent.json');
   fs.writeFileSync(
     consentFile,
-    await (await fetch(`${base}/v1/consent-text`, { headers: { authorization: `Bearer ${seeded.secret}` } })).text(),
+    await (
+      await fetch(`${base}/v1/consent-text`, { headers: { authorization: `Bearer ${seeded.secret}` } })
+    ).text(),
   );
   const baselinePort = await freePort();
   const baseline = spawnNode(
@@ -304,37 +359,70 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
   const auth = `Bearer ${seeded.secret}`;
   // Same bytes: the read scenarios must answer identically from both.
   for (const url of ['/v1/consent-text', '/v1/jobs?limit=50', `/v1/jobs/${seeded.jobId}`]) {
-    const [a, b] = await Promise.all(
+    const [a = '', b = ''] = await Promise.all(
       [servicePort, baselinePort].map(async (port) =>
         (await fetch(`http://127.0.0.1:${port}${url}`, { headers: { authorization: auth } })).text(),
       ),
     );
     if (a !== b) {
       line(mode, `same bytes ${url}`, 'DIFFERENT', 'identical', false);
-      console.log(`  service:  ${a.slice(0, 400)}\n  baseline: ${b.slice(0, 400)}`);
+      let at = 0;
+      while (at < a.length && a[at] === b[at]) at++;
+      console.log(
+        `  from character ${at}:\n  service:  ${a.slice(at, at + 200)}\n  baseline: ${b.slice(at, at + 200)}`,
+      );
     }
   }
 
-  const jobBody = JSON.stringify({ title: 'Bench role', description: '<p>Bench.</p>', category: 'engineering' });
-  const httpSpec = (port: number, method: 'GET' | 'POST', url: string, secret: string, extra: object = {}) => ({
+  const jobBody = JSON.stringify({
+    title: 'Bench role',
+    description: '<p>Bench.</p>',
+    category: 'engineering',
+  });
+  const httpSpec = (
+    port: number,
+    method: 'GET' | 'POST',
+    url: string,
+    secret: string,
+    extra: object = {},
+  ) => ({
     kind: 'http',
     url: `http://127.0.0.1:${port}${url}`,
     method,
-    headers: { authorization: `Bearer ${secret}`, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${secret}`,
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    },
     connections: CONNECTIONS,
     seconds: SECONDS,
     ...extra,
   });
   const scenarios: Record<string, { label: string; expect: string; spec: (port: number) => object }> = {
-    consent: { label: 'GET /v1/consent-text', expect: '200', spec: (p) => httpSpec(p, 'GET', '/v1/consent-text', seeded.secret) },
-    list: { label: 'GET /v1/jobs?limit=50', expect: '200', spec: (p) => httpSpec(p, 'GET', '/v1/jobs?limit=50', seeded.secret) },
-    read: { label: 'GET /v1/jobs/{jobId}', expect: '200', spec: (p) => httpSpec(p, 'GET', `/v1/jobs/${seeded.jobId}`, seeded.secret) },
+    consent: {
+      label: 'GET /v1/consent-text',
+      expect: '200',
+      spec: (p) => httpSpec(p, 'GET', '/v1/consent-text', seeded.secret),
+    },
+    list: {
+      label: 'GET /v1/jobs?limit=50',
+      expect: '200',
+      spec: (p) => httpSpec(p, 'GET', '/v1/jobs?limit=50', seeded.secret),
+    },
+    read: {
+      label: 'GET /v1/jobs/{jobId}',
+      expect: '200',
+      spec: (p) => httpSpec(p, 'GET', `/v1/jobs/${seeded.jobId}`, seeded.secret),
+    },
     create: {
       label: 'POST /v1/jobs with Idempotency-Key',
       expect: '201',
       spec: (p) => httpSpec(p, 'POST', '/v1/jobs', seeded.secret, { body: jobBody, uniqueKey: true }),
     },
-    limited: { label: 'a key over its limit (429)', expect: '429', spec: (p) => httpSpec(p, 'GET', '/v1/consent-text', seeded.limitedSecret) },
+    limited: {
+      label: 'a key over its limit (429)',
+      expect: '429',
+      spec: (p) => httpSpec(p, 'GET', '/v1/consent-text', seeded.limitedSecret),
+    },
     intake: {
       label: 'application with a 2-page PDF (slot+PUT+POST)',
       expect: '201',
@@ -350,7 +438,8 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
     },
   };
   // Exhaust the limited key before measuring it.
-  for (let i = 0; i < 3; i++) await fetch(`${base}/v1/consent-text`, { headers: { authorization: `Bearer ${seeded.limitedSecret}` } });
+  for (let i = 0; i < 3; i++)
+    await fetch(`${base}/v1/consent-text`, { headers: { authorization: `Bearer ${seeded.limitedSecret}` } });
 
   const results: Record<string, { service: LoadOutcome[]; baseline: LoadOutcome[] }> = {};
   let peak = { self: 0, children: [] as number[] };
@@ -373,9 +462,17 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
     results[name] = runs;
     for (const [side, outcomes] of Object.entries(runs)) {
       for (const o of outcomes) {
-        const unexpected = Object.entries(o.statuses).filter(([code]) => code !== scenario.expect && !(name === 'limited' && code === '200'));
+        const unexpected = Object.entries(o.statuses).filter(
+          ([code]) => code !== scenario.expect && !(name === 'limited' && code === '200'),
+        );
         if (unexpected.length > 0 || o.errors > 0) {
-          line(mode, `${scenario.label}: ${side} unexpected answers`, JSON.stringify(o.statuses), `only ${scenario.expect}`, false);
+          line(
+            mode,
+            `${scenario.label}: ${side} unexpected answers`,
+            JSON.stringify(o.statuses),
+            `only ${scenario.expect}`,
+            false,
+          );
           break;
         }
       }
@@ -385,21 +482,57 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
     const p99s = median(runs.service.map((o) => o.p99));
     const p99b = median(runs.baseline.map((o) => o.p99));
     if (name === 'limited') {
-      line(mode, `${scenario.label}: 429/s, service vs baseline`, `${svc.toFixed(0)} vs ${bl.toFixed(0)} /s = ${(svc / bl).toFixed(2)}`, 'report', null);
+      line(
+        mode,
+        `${scenario.label}: 429/s, service vs baseline`,
+        `${svc.toFixed(0)} vs ${bl.toFixed(0)} /s = ${(svc / bl).toFixed(2)}`,
+        'report',
+        null,
+      );
       continue;
     }
-    line(mode, `${scenario.label}: throughput`, `${svc.toFixed(0)} vs ${bl.toFixed(0)} /s = ${(svc / bl).toFixed(2)}`, '≥ 0.80', svc / bl >= 0.8);
-    line(mode, `${scenario.label}: p99`, `${p99s.toFixed(1)} vs ${p99b.toFixed(1)} ms = ${(p99s / p99b).toFixed(2)}`, '≤ 1.50', p99s / p99b <= 1.5);
-    line(mode, `${scenario.label}: p50`, `${median(runs.service.map((o) => o.p50)).toFixed(1)} vs ${median(runs.baseline.map((o) => o.p50)).toFixed(1)} ms`, 'report', null);
+    line(
+      mode,
+      `${scenario.label}: throughput`,
+      `${svc.toFixed(0)} vs ${bl.toFixed(0)} /s = ${(svc / bl).toFixed(2)}`,
+      '≥ 0.80',
+      svc / bl >= 0.8,
+    );
+    line(
+      mode,
+      `${scenario.label}: p99`,
+      `${p99s.toFixed(1)} vs ${p99b.toFixed(1)} ms = ${(p99s / p99b).toFixed(2)}`,
+      '≤ 1.50',
+      p99s / p99b <= 1.5,
+    );
+    line(
+      mode,
+      `${scenario.label}: p50`,
+      `${median(runs.service.map((o) => o.p50)).toFixed(1)} vs ${median(runs.baseline.map((o) => o.p50)).toFixed(1)} ms`,
+      'report',
+      null,
+    );
   }
   if (results.limited && results.consent) {
     const refused = median(results.limited.service.map((o) => o.rps));
     const accepted = median(results.consent.service.map((o) => o.rps));
-    line(mode, '429/s ÷ accepted/s (consent-text)', `${refused.toFixed(0)} ÷ ${accepted.toFixed(0)} = ${(refused / accepted).toFixed(2)}`, '≥ 3', refused / accepted >= 3);
+    line(
+      mode,
+      '429/s ÷ accepted/s (consent-text)',
+      `${refused.toFixed(0)} ÷ ${accepted.toFixed(0)} = ${(refused / accepted).toFixed(2)}`,
+      '≥ 3',
+      refused / accepted >= 3,
+    );
   }
   if (peak.self > 0) {
     line(mode, 'RSS under load: service (peak)', `${peak.self.toFixed(0)} MB`, 'report', null);
-    line(mode, 'RSS under load: PDF children', peak.children.map((c) => `${c.toFixed(0)} MB`).join(' + ') || 'none', 'report', null);
+    line(
+      mode,
+      'RSS under load: PDF children',
+      peak.children.map((c) => `${c.toFixed(0)} MB`).join(' + ') || 'none',
+      'report',
+      null,
+    );
   }
 
   if (admin && SCENARIOS.includes('limited')) {
@@ -407,7 +540,12 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
     // statement outside a transaction is one). Backends flush these counters within ~10 s of idling.
     const count = async () =>
       Number(
-        (await admin!.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [dbName])).rows[0].n,
+        (
+          await admin!.query(
+            'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+            [dbName],
+          )
+        ).rows[0].n,
       );
     await new Promise((r) => setTimeout(r, 11_000));
     const before = await count();
@@ -416,7 +554,13 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
     const after = await count();
     const refused = (burst.statuses['429'] ?? 0) || 1;
     const perRefusal = Math.max(0, after - before - 1) / refused;
-    line(mode, 'database round trips per 429', `${perRefusal.toFixed(3)} (${after - before - 1} for ${refused})`, '0', perRefusal < 0.01);
+    line(
+      mode,
+      'database round trips per 429',
+      `${perRefusal.toFixed(3)} (${after - before - 1} for ${refused})`,
+      '0',
+      perRefusal < 0.01,
+    );
   }
 
   await stop(servers.service);
@@ -451,7 +595,10 @@ const started = new Date();
 const cpus = os.cpus();
 console.log(
   `bench ${started.toISOString()} on ${os.hostname()}: ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, Node ${process.versions.node}; ` +
-    `load average at start ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}; ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections` +
+    `load average at start ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections` +
     (hasTaskset ? '; servers on core 0, load generator on core 1' : ''),
 );
 if (ONLY !== 'postgres') await runMode('embedded');
@@ -460,6 +607,11 @@ if (ONLY !== 'embedded') {
   if (why === null) await runMode('postgres');
   else console.log(`[postgres] skipped: ${why}`);
 }
-console.log(`load average at end ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}; took ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
+console.log(
+  `load average at end ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}; took ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`,
+);
 const missed = report.filter((l) => l.endsWith('target MISSED')).length;
 console.log(missed === 0 ? 'every target met' : `${missed} target(s) missed`);

@@ -12,6 +12,7 @@ import type { App } from './http/types.ts';
 import { registerErrorHandling, renderError } from './plugins/error-handler.ts';
 import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { newId } from './lib/ids.ts';
@@ -29,6 +30,8 @@ export interface AppOptions {
   bodyLimitBytes?: number;
   trustProxy?: boolean | number | string;
   logger?: FastifyServerOptions['logger'];
+  /** Requests without a valid credential one client address may send a minute (the guard's default otherwise). */
+  authFailuresPerMinute?: number;
 }
 
 export const MAX_HEADER_BYTES = 16_384;
@@ -68,7 +71,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy:
       typeof options.trustProxy === 'number' ? hopCount(options.trustProxy) : (options.trustProxy ?? false),
     genReqId: () => newId('req'),
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One line per answered request instead of Fastify's two: see registerRequestLog.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     requestIdHeader: false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
@@ -108,13 +112,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return optional;
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  // Set when the request arrives, so that every answer carries them, errors included; a route that
+  // may be cached sets its own cache-control over the default. A callback hook, not an async one:
+  // it runs on every request and awaits nothing.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers({
+      'x-request-id': request.id,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    });
+    done();
   });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
+  if (options.logger) registerRequestLog(app);
 
   const registry = registerMetrics(app);
   await registerOpenApi(app, options.publicBaseUrl);
@@ -123,6 +132,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     rateLimits: options.rateLimits,
     clock: options.clock,
     consoleToken: options.consoleToken,
+    onLimitsChanged: options.services.accounts.onLimitsChanged,
+    ...(options.authFailuresPerMinute === undefined
+      ? {}
+      : { authFailuresPerMinute: options.authFailuresPerMinute }),
   });
   const storeRefusal = registerIdempotency(app, options.services.idempotency);
   registerErrorHandling(app, storeRefusal);

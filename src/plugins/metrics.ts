@@ -22,7 +22,8 @@ export function registerMetrics(app: FastifyInstance): Registry {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook: it runs on every request and awaits nothing.
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',
@@ -30,6 +31,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
     };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
   return registry;
 }

@@ -59,6 +59,7 @@ function checkAddress(address: string): void {
 
 export function createAccountService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
+  const limitListeners: (() => void)[] = [];
 
   async function claimAddress(trx: Db, accountId: string, address: string): Promise<void> {
     checkAddress(address);
@@ -71,6 +72,11 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
   }
 
   return {
+    /** Told after a change of an account's limits commits (the guard forgets what it remembered of them). */
+    onLimitsChanged(listener: () => void): void {
+      limitListeners.push(listener);
+    },
+
     async create(input: AccountCreate): Promise<AccountView> {
       const now = clock.now();
       const id = newId('acc', now);
@@ -108,7 +114,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
       }
       const now = clock.now();
       try {
-        return toAccountView(
+        const updated = toAccountView(
           await db.transaction().execute(async (trx) => {
             const current = await accountRepository.findForUpdate(trx, id);
             if (!current) throw notFound('Account');
@@ -137,6 +143,8 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
             return accountRepository.update(trx, id, changes);
           }),
         );
+        if (patch.limits !== undefined) for (const listener of limitListeners) listener();
+        return updated;
       } catch (error) {
         throw uniqueAddressConflict(error, patch.companyAddress);
       }

@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { compiledStatement } from '../../db/compiled.ts';
 import type { Db } from '../../db/connect.ts';
 import type { JobsTable } from '../../db/schema.ts';
 
@@ -27,6 +28,79 @@ function serialise(changes: JobChanges) {
     ...(staged !== undefined ? { staged: staged === null ? null : JSON.stringify(staged) } : {}),
   };
 }
+
+/** A job as the read API shows it, with its account's company fields. */
+export type PublicJobRow = Pick<
+  JobRow,
+  'id' | 'status' | 'content' | 'slug' | 'expires_at' | 'posted_at' | 'updated_at' | 'closed_at'
+> & {
+  a_name: string;
+  a_company_name: string | null;
+  a_logo_url: string | null;
+  a_company_address: string | null;
+};
+
+const PUBLIC_COLUMNS = [
+  'j.id',
+  'j.status',
+  'j.content',
+  'j.slug',
+  'j.expires_at',
+  'j.posted_at',
+  'j.updated_at',
+  'j.closed_at',
+  'a.name as a_name',
+  'a.company_name as a_company_name',
+  'a.logo_url as a_logo_url',
+  'a.company_address as a_company_address',
+] as const;
+
+type ListParam = 'accountId' | 'now' | 'updatedSince' | 'afterId' | 'limit';
+type ListStatement = (db: Db, values: Record<ListParam, unknown>) => Promise<PublicJobRow[]>;
+// One compiled statement per shape of the list query: at most 7 status sets × 2 × 2.
+const listShapes = new Map<string, ListStatement>();
+
+function listStatement(statuses: ReadonlySet<PublicStatus>, since: boolean, after: boolean): ListStatement {
+  const shape = `${[...statuses].sort().join(',')}|${since}|${after}`;
+  let statement = listShapes.get(shape);
+  if (statement === undefined) {
+    statement = compiledStatement<PublicJobRow, ListParam>((db, param) => {
+      let q = db
+        .selectFrom('jobs as j')
+        .innerJoin('accounts as a', 'a.id', 'j.account_id')
+        .select(PUBLIC_COLUMNS)
+        .where('j.account_id', '=', param('accountId'))
+        .where('j.status', '<>', 'draft');
+      if (statuses.size < 3) {
+        q = q.where((eb) => {
+          const now = param('now');
+          const live = eb.or([eb('j.expires_at', 'is', null), eb('j.expires_at', '>', now)]);
+          const parts = [];
+          if (statuses.has('published')) parts.push(eb.and([eb('j.status', '=', 'published'), live]));
+          if (statuses.has('expired'))
+            parts.push(eb.and([eb('j.status', '=', 'published'), eb('j.expires_at', '<=', now)]));
+          if (statuses.has('closed')) parts.push(eb('j.status', '=', 'closed'));
+          return eb.or(parts);
+        });
+      }
+      if (since) q = q.where('j.updated_at', '>=', param('updatedSince'));
+      if (after) q = q.where('j.id', '<', param('afterId'));
+      return q.orderBy('j.id', 'desc').limit(param('limit'));
+    });
+    listShapes.set(shape, statement);
+  }
+  return statement;
+}
+
+const findPublic = compiledStatement<PublicJobRow, 'accountId' | 'id'>((db, param) =>
+  db
+    .selectFrom('jobs as j')
+    .innerJoin('accounts as a', 'a.id', 'j.account_id')
+    .select(PUBLIC_COLUMNS)
+    .where('j.account_id', '=', param('accountId'))
+    .where('j.id', '=', param('id'))
+    .where('j.status', '<>', 'draft'),
+);
 
 export const jobRepository = {
   async insert(
@@ -80,8 +154,9 @@ export const jobRepository = {
   },
 
   /**
-   * One keyset page of the account's public jobs, newest first. Ids are time-ordered and never
-   * change, so a page boundary stays put while jobs are created or edited meanwhile.
+   * One keyset page of the account's public jobs, newest first, with the account's company fields
+   * the view shows: the columns the API returns and nothing else, in one statement. Ids are
+   * time-ordered and never change, so a page boundary stays put while jobs are created or edited.
    */
   async listPublic(
     db: Db,
@@ -93,27 +168,13 @@ export const jobRepository = {
       limit: number;
       now: Date;
     },
-  ): Promise<JobRow[]> {
-    const { statuses, now } = query;
-    let q = db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('account_id', '=', query.accountId)
-      .where('status', '<>', 'draft');
-    if (statuses.size < 3) {
-      q = q.where((eb) => {
-        const live = eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
-        const parts = [];
-        if (statuses.has('published')) parts.push(eb.and([eb('status', '=', 'published'), live]));
-        if (statuses.has('expired'))
-          parts.push(eb.and([eb('status', '=', 'published'), eb('expires_at', '<=', now)]));
-        if (statuses.has('closed')) parts.push(eb('status', '=', 'closed'));
-        return eb.or(parts);
-      });
-    }
-    if (query.updatedSince) q = q.where('updated_at', '>=', query.updatedSince);
-    if (query.afterId) q = q.where('id', '<', query.afterId);
-    return q.orderBy('id', 'desc').limit(query.limit).execute();
+  ): Promise<PublicJobRow[]> {
+    return listStatement(query.statuses, query.updatedSince !== null, query.afterId !== null)(db, query);
+  },
+
+  /** One of the account's public (non-draft) jobs, as listPublic reads it. */
+  async findPublic(db: Db, accountId: string, id: string): Promise<PublicJobRow | undefined> {
+    return (await findPublic(db, { accountId, id }))[0];
   },
 
   /** A public role at its address: the account's non-draft job with this slug. */

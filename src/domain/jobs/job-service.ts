@@ -8,8 +8,14 @@ import { newId } from '../../lib/ids.ts';
 import { DAY_MS, parseInstant } from '../../lib/time.ts';
 import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
-import { type JobChanges, type JobRow, type PublicStatus, jobRepository } from './job-repository.ts';
-import { isManaged, statusAt, toJobView } from './job-view.ts';
+import {
+  type JobChanges,
+  type JobRow,
+  type PublicJobRow,
+  type PublicStatus,
+  jobRepository,
+} from './job-repository.ts';
+import { type JobCompany, isManaged, statusAt, toJobView } from './job-view.ts';
 import { slugify } from './slug.ts';
 import { screeningRepository } from '../screening/screening-repository.ts';
 
@@ -30,6 +36,16 @@ export interface ConsoleJob extends AuthoredJob {
   pendingRevision: boolean;
   stagedRevision: Words | null;
   maxMatches: number | null;
+}
+
+/** The company fields a public row carries beside the job's own. */
+function companyOf(row: PublicJobRow): JobCompany {
+  return {
+    name: row.a_name,
+    company_name: row.a_company_name,
+    logo_url: row.a_logo_url,
+    company_address: row.a_company_address,
+  };
 }
 
 function pickWords(input: Words): Words {
@@ -300,9 +316,9 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
 
     /** A job as `jobs:read` sees it: drafts do not exist there. */
     async get(accountId: string, jobId: string): Promise<AuthoredJob> {
-      const row = await jobRepository.find(db, accountId, jobId);
-      if (!row || row.status === 'draft') throw notFound('Job');
-      return view(row, await account(db, accountId), clock.now());
+      const row = await jobRepository.findPublic(db, accountId, jobId);
+      if (!row) throw notFound('Job');
+      return toJobView(row, companyOf(row), clock.now(), publicBaseUrl);
     },
 
     async list(
@@ -340,7 +356,6 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
       }
       const limit = query.limit ?? 50;
       const now = clock.now();
-      const acc = await account(db, accountId);
       const rows = await jobRepository.listPublic(db, {
         accountId,
         statuses,
@@ -351,7 +366,10 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
       });
       const page = rows.slice(0, limit);
       const nextCursor = rows.length > limit ? encodeCursor(page.at(-1)!.id) : null;
-      return { jobs: page.map((row) => view(row, acc, now)), nextCursor };
+      return {
+        jobs: page.map((row) => toJobView(row, companyOf(row), now, publicBaseUrl)),
+        nextCursor,
+      };
     },
 
     async listForConsole(accountId: string): Promise<ConsoleJob[]> {

@@ -35,8 +35,16 @@ const OPTIONAL_WORDS = [
   'workStyle',
 ] as const;
 
+/** What a job's view reads of its row. */
+export type JobViewRow = Pick<
+  JobRow,
+  'id' | 'status' | 'content' | 'slug' | 'expires_at' | 'posted_at' | 'updated_at' | 'closed_at'
+>;
+/** What a job's view reads of its account. */
+export type JobCompany = Pick<AccountRow, 'name' | 'company_name' | 'logo_url' | 'company_address'>;
+
 /** The job as the API returns it: the live words, never the staged ones. */
-export function toJobView(row: JobRow, account: AccountRow, now: Date, baseUrl: string): AuthoredJob {
+export function toJobView(row: JobViewRow, account: JobCompany, now: Date, baseUrl: string): AuthoredJob {
   const words = row.content as Record<string, unknown>;
   const job: Record<string, unknown> = {
     id: row.id,
