@@ -81,6 +81,8 @@ export async function startApp(
     stagedTtlSeconds?: number;
     /** The address the app's links and presigned upload URLs point at; BASE_URL by default. */
     publicBaseUrl?: string;
+    /** The guard's budget of requests without a valid credential per client address and minute. */
+    authFailuresPerMinute?: number;
   } = {},
 ): Promise<TestContext> {
   const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
@@ -114,6 +116,9 @@ export async function startApp(
     consoleToken: CONSOLE_TOKEN,
     publicBaseUrl,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.authFailuresPerMinute === undefined
+      ? {}
+      : { authFailuresPerMinute: options.authFailuresPerMinute }),
   });
   const worker = createWorker({
     db: handle.db,
