@@ -128,9 +128,13 @@ export function resolveConsoleToken(config: Config): { token: string; source: st
   return { token: fs.readFileSync(file, 'utf8').trim(), source: file };
 }
 
-export async function createRuntime(config: Config, options: { clock?: Clock } = {}): Promise<Runtime> {
+export async function createRuntime(
+  config: Config,
+  options: { clock?: Clock; handle?: Promise<DbHandle> } = {},
+): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = await (options.handle ??
+    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrate(handle);
   const rateLimits = config.redisUrl ? redisStore(config.redisUrl) : memoryStore();
   const { token, source } = resolveConsoleToken(config);

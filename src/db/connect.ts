@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -12,7 +13,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -101,13 +102,41 @@ function lastRows(result: unknown): Record<string, unknown>[] {
   return last?.rows ?? [];
 }
 
+/** The initialised data directory shipped for the installed PGlite version (scripts/pglite-template.ts). */
+export function pgliteTemplateFile(): string {
+  // The package exports no package.json: found beside its entry point.
+  let dir = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return fileURLToPath(new URL(`./templates/pglite-${version}.tar.gz`, import.meta.url));
+}
+
+/**
+ * A new database starts from the shipped template instead of running initdb, which costs seconds
+ * in WebAssembly (issue 14: the first answer after start on an empty DATA_DIR took 5–7 s). Without
+ * a template for this PGlite version it falls back to initdb.
+ */
+function initialDataDir(target: string): Blob | undefined {
+  if (target !== 'memory://' && fs.existsSync(path.join(target, 'PG_VERSION'))) return undefined;
+  try {
+    return new Blob([fs.readFileSync(pgliteTemplateFile())]);
+  } catch {
+    return undefined;
+  }
+}
+
 async function openPGlite(dataDir: string | null): Promise<DbHandle> {
   let target = 'memory://';
   if (dataDir !== null) {
     target = path.join(dataDir, 'pgdata');
     fs.mkdirSync(target, { recursive: true });
   }
-  const pglite = await PGlite.create(target);
+  // Loaded here, not at the top: a process on PostgreSQL never loads PGlite, and the reverse.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const template = initialDataDir(target);
+  const pglite = await PGlite.create(target, template ? { loadDataDir: template } : {});
   const gate = new Gate();
   const db = new Kysely<Database>({
     dialect: {
@@ -140,9 +169,10 @@ async function openPGlite(dataDir: string | null): Promise<DbHandle> {
   };
 }
 
-function openPostgres(databaseUrl: string): DbHandle {
+async function openPostgres(databaseUrl: string): Promise<DbHandle> {
+  const { default: pg } = await import('pg');
   // timestamptz → Date is pg's default; bigint counts are cast to int in SQL where they are read.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const pool: pg.Pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

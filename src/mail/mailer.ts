@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Db } from '../db/connect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -49,13 +49,18 @@ export function outboxMailer(deps: { db: Db; clock: Clock }): Mailer {
  * (a crash between acceptance and the record) a resend carries the same Message-ID.
  */
 export function smtpMailer(deps: { db: Db; clock: Clock; url: string; from: string }): Mailer {
-  const transport = nodemailer.createTransport(deps.url);
+  // Loaded on the first message: a service on the outbox never loads nodemailer.
+  let transport: Transporter | null = null;
+  const open = async () => {
+    transport ??= (await import('nodemailer')).default.createTransport(deps.url);
+    return transport;
+  };
   const domain = deps.from.match(/@([^>\s]+)/)?.[1] ?? 'careers.invalid';
   return {
     kind: 'smtp',
     async send(message) {
       if (await mailRepository.wasSent(deps.db, message.key)) return;
-      await transport.sendMail({
+      await (await open()).sendMail({
         from: deps.from,
         to: message.to,
         subject: message.subject,
@@ -67,7 +72,7 @@ export function smtpMailer(deps: { db: Db; clock: Clock; url: string; from: stri
       await mailRepository.markSent(deps.db, message.key, message.subjectRef, deps.clock.now());
     },
     async close() {
-      transport.close();
+      transport?.close();
     },
   };
 }

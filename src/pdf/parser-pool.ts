@@ -31,6 +31,8 @@ export interface ParserPoolOptions {
   onEvent?: (event: PoolEvent) => void;
 }
 
+const WARM_UP_DELAY_MS = 2000;
+
 export class ParserPoolUnavailable extends Error {
   override name = 'ParserPoolUnavailable';
 }
@@ -67,6 +69,7 @@ export class ParserPool {
   // Spawns still waiting for the launcher, so that #fill() does not start them twice.
   #launching = 0;
   #startFailures = 0;
+  #warmUp: NodeJS.Timeout;
   #closed = false;
   readonly #launcher: Promise<Launcher>;
   #memoryLimit: MemoryLimitMethod | undefined;
@@ -77,7 +80,10 @@ export class ParserPool {
   constructor(options: ParserPoolOptions) {
     this.#options = options;
     this.#launcher = findLauncher(options.memoryLimitMb);
-    this.#fill();
+    // Warmed shortly after start, not during it: two children loading pdf.js competed with the
+    // service's own start-up for the same two cores. A check that comes first starts them itself.
+    this.#warmUp = setTimeout(() => this.#fill(), WARM_UP_DELAY_MS);
+    this.#warmUp.unref();
   }
 
   run(request: Job['request']): Promise<ParseOutcome> {
@@ -93,6 +99,7 @@ export class ParserPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#warmUp);
     for (const job of this.#queue.splice(0)) {
       job.reject(new ParserPoolUnavailable('the CV checker is closed'));
     }
