@@ -106,6 +106,19 @@ describe('a key over its limit', () => {
     assert.ok(second.counter.count - before <= 1, `statements run: ${second.counter.count - before}`);
   });
 
+  test('remembering it over its limit does not touch routes outside the limit (screening)', async () => {
+    const clock = new ManualClock(new Date('2030-01-01T10:00:05Z'));
+    const { ctx } = await counted({ clock });
+    const account = await newAccount(ctx.app, { limits: { requestsPerMinute: 1 } });
+    const key = await newKey(ctx.app, account.id, ['jobs:read', 'screening']);
+    const api = client(ctx.app, key.secret);
+    assert.equal((await api.get('/v1/jobs')).statusCode, 200);
+    assert.equal((await api.get('/v1/jobs')).statusCode, 429);
+    // Not the 429 of the limit: the route itself answers (its body is invalid on purpose).
+    const screening = await api.post('/v1/jobs/job_none/candidates/cand_none/screening', {});
+    assert.equal(screening.statusCode, 400, screening.body);
+  });
+
   test('a limit raised through this instance holds from the next request', async () => {
     const clock = new ManualClock(new Date('2030-01-01T10:00:05Z'));
     const { ctx } = await counted({ clock });

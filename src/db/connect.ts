@@ -102,6 +102,13 @@ function lastRows(result: unknown): Record<string, unknown>[] {
   return last?.rows ?? [];
 }
 
+/**
+ * PostgreSQL's default 128 MB of shared buffers live inside PGlite's WebAssembly memory and are
+ * touched at start: they were a third of the embedded service's 425 MB at idle (issue 14). The
+ * embedded database is one session on one box; pages it does not hold come from the OS's cache.
+ */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
 /** The initialised data directory shipped for the installed PGlite version (scripts/pglite-template.ts). */
 export function pgliteTemplateFile(): string {
   // The package exports no package.json: found beside its entry point.
@@ -136,7 +143,10 @@ async function openPGlite(dataDir: string | null): Promise<DbHandle> {
   // Loaded here, not at the top: a process on PostgreSQL never loads PGlite, and the reverse.
   const { PGlite } = await import('@electric-sql/pglite');
   const template = initialDataDir(target);
-  const pglite = await PGlite.create(target, template ? { loadDataDir: template } : {});
+  const pglite = await PGlite.create(target, {
+    ...(template ? { loadDataDir: template } : {}),
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   const gate = new Gate();
   const db = new Kysely<Database>({
     dialect: {

@@ -132,7 +132,7 @@ export function registerGuard(
     nowMs: number,
   ): Promise<Principal | AppError> {
     const hash = hashSecret(secret);
-    const refused = refusedKeys.get(hash);
+    const refused = counted ? refusedKeys.get(hash) : undefined;
     if (refused !== undefined && refused.untilMs > nowMs) {
       rateHeaders(reply, refused.limit, refused.limit + 1, refused.untilMs);
       return overKeyLimit(refused.limit, refused.untilMs, nowMs);
