@@ -261,4 +261,30 @@ describe('request logging', () => {
     }
     assert.ok(!JSON.stringify(lines).includes(key.secret));
   });
+
+  test('a flood of refusals answered from memory is logged once, not once per request', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const clock = new ManualClock(new Date('2030-01-01T10:00:05Z'));
+    const { ctx } = await counted({ clock, logger: { ...(loggerOptions('info') as object), stream } });
+    const account = await newAccount(ctx.app, { limits: { requestsPerMinute: 1 } });
+    const key = await newKey(ctx.app, account.id, ['jobs:read']);
+    const api = client(ctx.app, key.secret);
+    lines.length = 0;
+    const answers = [];
+    for (let i = 0; i < 30; i++) answers.push((await api.get('/v1/jobs')).statusCode);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(answers, [200, ...Array(29).fill(429)]);
+    const completed = lines.filter((line) => line.msg === 'request completed');
+    assert.equal(completed.length, 2, 'the 200 and the first 429');
+    const over = lines.filter((line) => String(line.msg).startsWith('key over its per-minute limit'));
+    assert.equal(over.length, 1);
+    assert.equal(over[0]!.keyId, key.id);
+    assert.equal(over[0]!.until, '2030-01-01T10:01:00.000Z');
+  });
 });

@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import { addressBucket } from '../lib/client-address.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
 import { sendError } from './error-handler.ts';
+import { leaveUnlogged } from './log.ts';
 import './types.ts';
 
 const WINDOW_MS = 60_000;
@@ -52,12 +53,21 @@ function rateHeaders(reply: FastifyReply, limit: number, count: number, resetAtM
   });
 }
 
+/** A refusal built without a stack trace: nobody reads one, and capturing it was a twentieth of a 429's cost. */
+function refusal(message: string, retryAfter: number): AppError {
+  const depth = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new AppError('rate_limited', message, {}, retryAfter);
+  } finally {
+    Error.stackTraceLimit = depth;
+  }
+}
+
 function overKeyLimit(limit: number, resetAtMs: number, nowMs: number): AppError {
   const retryAfter = Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000));
-  return new AppError(
-    'rate_limited',
+  return refusal(
     `This key is limited to ${limit} requests a minute; retry after ${retryAfter} seconds.`,
-    {},
     retryAfter,
   );
 }
@@ -88,29 +98,28 @@ export function registerGuard(
 ): void {
   const { keys, rateLimits, clock } = deps;
   const failureLimit = deps.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE;
-  /** The limit of keys this instance has seen authenticate, by secret hash. */
-  const knownLimits = new BoundedMap<number>();
+  /** Keys this instance has seen authenticate (their id and limit), by secret hash. */
+  const knownKeys = new BoundedMap<{ keyId: string; limit: number }>();
   const refusedKeys = new BoundedMap<Refusal>();
   const refusedAddresses = new BoundedMap<Refusal>();
   // A raised limit holds from the next request here; another instance forgets its refusals when
   // the window ends (at most a minute).
   deps.onLimitsChanged?.(() => {
-    knownLimits.clear();
+    knownKeys.clear();
     refusedKeys.clear();
   });
 
   function addressRefusal(request: FastifyRequest, nowMs: number): AppError | null {
-    const refusal = refusedAddresses.get(addressBucket(request.ip));
-    if (refusal === undefined || refusal.untilMs <= nowMs) return null;
-    return tooManyFailures(refusal.untilMs, nowMs);
+    const refused = refusedAddresses.get(addressBucket(request.ip));
+    if (refused === undefined || refused.untilMs <= nowMs) return null;
+    leaveUnlogged(request);
+    return tooManyFailures(refused.untilMs, nowMs);
   }
 
   function tooManyFailures(untilMs: number, nowMs: number): AppError {
     const retryAfter = Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
-    return new AppError(
-      'rate_limited',
+    return refusal(
       `Too many requests without a valid credential from this address; retry after ${retryAfter} seconds.`,
-      {},
       retryAfter,
     );
   }
@@ -120,8 +129,23 @@ export function registerGuard(
     const bucket = addressBucket(request.ip);
     const { count, resetAtMs } = await rateLimits.hit(`auth-failures:${bucket}`, WINDOW_MS, nowMs);
     if (count <= failureLimit) return error;
+    if (!refusedAddresses.has(bucket) || refusedAddresses.get(bucket)!.untilMs <= nowMs) {
+      request.log.warn(
+        { until: new Date(resetAtMs).toISOString() },
+        'a client address is over its budget of requests without a valid credential; its refusals are not logged one by one until then',
+      );
+    }
     refusedAddresses.set(bucket, { untilMs: resetAtMs, limit: failureLimit });
     return tooManyFailures(resetAtMs, nowMs);
+  }
+
+  /** From now until the window ends this instance refuses the key without asking anyone. */
+  function refuseUntil(request: FastifyRequest, hash: string, keyId: string, limit: number, untilMs: number) {
+    refusedKeys.set(hash, { untilMs, limit });
+    request.log.info(
+      { keyId, until: new Date(untilMs).toISOString() },
+      'key over its per-minute limit; its refusals are not logged one by one until then',
+    );
   }
 
   async function authenticate(
@@ -134,39 +158,40 @@ export function registerGuard(
     const hash = hashSecret(secret);
     const refused = counted ? refusedKeys.get(hash) : undefined;
     if (refused !== undefined && refused.untilMs > nowMs) {
+      leaveUnlogged(request);
       rateHeaders(reply, refused.limit, refused.limit + 1, refused.untilMs);
       return overKeyLimit(refused.limit, refused.untilMs, nowMs);
     }
-    const knownLimit = knownLimits.get(hash);
+    const known = knownKeys.get(hash);
     let window: { count: number; resetAtMs: number } | null = null;
-    if (knownLimit === undefined) {
+    if (known === undefined) {
       // A secret this instance has not seen work: the address may be past its failure budget.
       const throttled = addressRefusal(request, nowMs);
       if (throttled) return throttled;
     } else if (counted) {
       window = await rateLimits.hit(`key:${hash}`, WINDOW_MS, nowMs);
-      if (window.count > knownLimit) {
-        refusedKeys.set(hash, { untilMs: window.resetAtMs, limit: knownLimit });
-        rateHeaders(reply, knownLimit, window.count, window.resetAtMs);
-        return overKeyLimit(knownLimit, window.resetAtMs, nowMs);
+      if (window.count > known.limit) {
+        refuseUntil(request, hash, known.keyId, known.limit, window.resetAtMs);
+        rateHeaders(reply, known.limit, window.count, window.resetAtMs);
+        return overKeyLimit(known.limit, window.resetAtMs, nowMs);
       }
     }
     const principal = await keys.authenticateHash(hash);
     if (principal === null) {
-      knownLimits.delete(hash);
+      knownKeys.delete(hash);
       return failure(
         request,
         nowMs,
         new AppError('unauthorized', 'The API key is not valid, or has been revoked.'),
       );
     }
-    knownLimits.set(hash, principal.requestsPerMinute);
+    knownKeys.set(hash, { keyId: principal.keyId, limit: principal.requestsPerMinute });
     if (counted) {
       window ??= await rateLimits.hit(`key:${hash}`, WINDOW_MS, nowMs);
       const limit = principal.requestsPerMinute;
       rateHeaders(reply, limit, window.count, window.resetAtMs);
       if (window.count > limit) {
-        refusedKeys.set(hash, { untilMs: window.resetAtMs, limit });
+        refuseUntil(request, hash, principal.keyId, limit, window.resetAtMs);
         return overKeyLimit(limit, window.resetAtMs, nowMs);
       }
     }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 
 /**
@@ -39,6 +39,17 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return { level, serializers: { req: serializeRequest }, stream: asyncStdout() };
 }
 
+const unlogged = new WeakSet<FastifyRequest>();
+
+/**
+ * Leaves this request out of the request log: refusals answered from memory during a flood (a key
+ * over its limit, an address over its failure budget) would otherwise cost more to log than to
+ * answer. Whoever calls it logs the flood once instead; /metrics still counts every answer.
+ */
+export function leaveUnlogged(request: FastifyRequest): void {
+  unlogged.add(request);
+}
+
 /**
  * One line per request, when it is answered, carrying the request id (as every line of the request
  * does), method, URL, status and time. Fastify's own logging writes two lines per request; one is
@@ -46,6 +57,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
  */
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
+    if (unlogged.has(request)) return done();
     request.log.info(
       { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
       'request completed',
