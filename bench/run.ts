@@ -107,6 +107,17 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
+/** CPU time (user + system, ms) a process has used so far: a start-up figure less at the mercy of a loaded machine than wall time. */
+function cpuTime(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** Resident memory (MB) of a process and, separately, of its child processes. */
 function rss(pid: number): { self: number; children: number[] } {
   const kb = (p: number) => {
@@ -285,7 +296,7 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
     const child = spawnNode(path.join(ROOT, 'src/main.ts'), [], serviceEnv, 0, false, nodeArgs);
     child.stdout?.resume();
     const ms = await waitForHttp(`${base}/healthz`, child);
-    return { child, ms };
+    return { child, ms, cpuMs: cpuTime(child.pid!) };
   };
 
   const cold = await startService();
@@ -296,14 +307,14 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
   line(
     mode,
     'cold start: first answer, empty DATA_DIR',
-    `${cold.ms.toFixed(0)} ms`,
+    `${cold.ms.toFixed(0)} ms (CPU ${cold.cpuMs.toFixed(0)} ms)`,
     '≤ 2000 ms',
     coldTarget ? cold.ms <= 2000 : null,
   );
   line(
     mode,
     'cold start: first answer, existing DATA_DIR',
-    `${warm.ms.toFixed(0)} ms`,
+    `${warm.ms.toFixed(0)} ms (CPU ${warm.cpuMs.toFixed(0)} ms)`,
     '≤ 1000 ms',
     coldTarget ? warm.ms <= 1000 : null,
   );
