@@ -1,18 +1,32 @@
 import { Type } from 'typebox';
-import { COMPANY_ADDRESS_PATTERN } from '../domain/accounts/account-service.ts';
-import { LIMIT_COLUMNS } from '../domain/accounts/account-repository.ts';
-import { SCOPES } from '../domain/keys/scopes.ts';
+import { SCOPES } from './vocabulary.ts';
+
+/** A company address: a URL slug of a-z, 0-9 and single hyphens (console.md). */
+export const COMPANY_ADDRESS_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])$';
+
+/** The account limits the console sets (console.md, Accounts). */
+export const LIMIT_NAMES = [
+  'requestsPerMinute',
+  'dailyApplications',
+  'jobDailyApplications',
+  'dailyCandidateImports',
+  'weeklyUnsolicitedContacts',
+  'managedAdSlots',
+  'includedScreeningsPerManagedAd',
+  'monthlyOverageCapCents',
+] as const;
+export type LimitName = (typeof LIMIT_NAMES)[number];
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
 const CompanyAddress = Type.String({ minLength: 2, maxLength: 60, pattern: COMPANY_ADDRESS_PATTERN });
 
 const limitProperties = Object.fromEntries(
-  Object.keys(LIMIT_COLUMNS).map((name) => [
+  LIMIT_NAMES.map((name) => [
     name,
     Type.Integer({ minimum: name === 'requestsPerMinute' ? 1 : 0, maximum: 1_000_000_000 }),
   ]),
-) as Record<keyof typeof LIMIT_COLUMNS, ReturnType<typeof Type.Integer>>;
+) as Record<LimitName, ReturnType<typeof Type.Integer>>;
 
 export const Limits = Type.Object(limitProperties, { additionalProperties: false });
 

@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { CONSENT_LOCALES } from '../domain/consent/consent-texts.ts';
+import { LocaleSchema as Locale } from './vocabulary.ts';
 
-const Locale = Type.Unsafe<(typeof CONSENT_LOCALES)[number]>({ type: 'string', enum: [...CONSENT_LOCALES] });
 const Email = Type.String({
   format: 'email',
   minLength: 3,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CONSENT_LOCALES } from '../domain/consent/consent-texts.ts';
+import { LocaleSchema } from './vocabulary.ts';
 
 export const SCREENING_MESSAGE_MAX = 2_000;
 
@@ -22,9 +22,7 @@ export const ScreeningRequestBody = Type.Object(
         description: 'A note the candidate reads in the invitation.',
       }),
     ),
-    language: Type.Optional(
-      Type.Unsafe<(typeof CONSENT_LOCALES)[number]>({ type: 'string', enum: [...CONSENT_LOCALES] }),
-    ),
+    language: Type.Optional(LocaleSchema),
   },
   { additionalProperties: false },
 );

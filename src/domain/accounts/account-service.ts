@@ -1,3 +1,4 @@
+import { COMPANY_ADDRESS_PATTERN } from '../../contract/console.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -33,7 +34,6 @@ export interface AccountPatch extends Partial<AccountCreate> {
   limits?: Partial<Record<LimitName, number>>;
 }
 
-export const COMPANY_ADDRESS_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])$';
 const ADDRESS = new RegExp(COMPANY_ADDRESS_PATTERN);
 
 export function toAccountView(row: AccountRow): AccountView {

@@ -3,8 +3,10 @@
  * appended here; older versions stay, so every stored receipt can be resolved to its exact words.
  * Each application also keeps its own copy of the text it was made under.
  */
-export const CONSENT_LOCALES = ['en', 'es', 'fr', 'pt'] as const;
-export type ConsentLocale = (typeof CONSENT_LOCALES)[number];
+import { isLocale, LOCALES, type Locale } from '../../contract/vocabulary.ts';
+
+export const CONSENT_LOCALES = LOCALES;
+export type ConsentLocale = Locale;
 
 export const API_APPLY_TEXT_ID = 'console_api_apply';
 export const CURRENT_VERSION = 'api_apply_v1';
@@ -63,9 +65,7 @@ export function resolveConsentText(textId: string, version: string, locale: Cons
   return CATALOGUE[textId]?.[version]?.[locale] ?? null;
 }
 
-export function isConsentLocale(value: string): value is ConsentLocale {
-  return (CONSENT_LOCALES as readonly string[]).includes(value);
-}
+export const isConsentLocale: (value: string) => value is ConsentLocale = isLocale;
 
 export function isKnownTextId(textId: string): boolean {
   return CATALOGUE[textId] !== undefined;
