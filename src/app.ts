@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { type ConfiguredBlobStore, registerLocalUploadRoute } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
-import { AppError } from './domain/errors.ts';
+import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
@@ -77,8 +77,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       if (!socket.writable) return;
       const oversized = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
       const appError = oversized
-        ? new AppError('header_too_large', `Request headers are larger than ${MAX_HEADER_BYTES} bytes.`)
-        : new AppError('bad_request', 'The request could not be parsed as HTTP.');
+        ? headerTooLarge(MAX_HEADER_BYTES)
+        : badRequest('The request could not be parsed as HTTP.');
       const requestId = newId('req');
       const { statusCode, body } = renderError(appError, requestId);
       const reason = oversized ? 'Request Header Fields Too Large' : 'Bad Request';

@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../domain/errors.ts';
+import { missingScope, rateLimited, unauthorized } from '../domain/errors.ts';
 import type { KeyService, Principal } from '../domain/keys/key-service.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
@@ -38,10 +38,8 @@ async function limit(
   reply.header('x-ratelimit-reset', String(Math.ceil(resetAtMs / 1000)));
   if (count > max) {
     const retryAfter = Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000));
-    throw new AppError(
-      'rate_limited',
+    throw rateLimited(
       `This key is limited to ${max} requests a minute; retry after ${retryAfter} seconds.`,
-      {},
       retryAfter,
     );
   }
@@ -62,27 +60,21 @@ export function registerGuard(
     if (config.console) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
       if (!match || !sameSecret(match[1]!, deps.consoleToken)) {
-        throw new AppError('unauthorized', 'The console needs Authorization: Bearer <console token>.');
+        throw unauthorized('The console needs Authorization: Bearer <console token>.');
       }
       return;
     }
     if (!config.scope) return;
     const secret = presentedKey(request);
     if (secret === null) {
-      throw new AppError(
-        'unauthorized',
-        'Send an API key as Authorization: Bearer <key> or in the x-api-key header.',
-      );
+      throw unauthorized('Send an API key as Authorization: Bearer <key> or in the x-api-key header.');
     }
     const principal = await deps.keys.authenticate(secret);
-    if (principal === null)
-      throw new AppError('unauthorized', 'The API key is not valid, or has been revoked.');
+    if (principal === null) throw unauthorized('The API key is not valid, or has been revoked.');
     request.principal = principal;
     if (config.rateLimited !== false) await limit(deps.rateLimits, deps.clock, principal, reply);
     if (!principal.scopes.has(config.scope)) {
-      throw new AppError('forbidden', `This key lacks the scope "${config.scope}" that this route needs.`, {
-        missingScope: config.scope,
-      });
+      throw missingScope(config.scope);
     }
   });
 }

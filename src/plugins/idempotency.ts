@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.ts';
-import { AppError, badRequest } from '../domain/errors.ts';
+import { type AppError, badRequest, internal } from '../domain/errors.ts';
 import { type IdempotencyService, requestHash } from '../domain/idempotency/idempotency-service.ts';
 import type { ErrorObserver } from './error-handler.ts';
 import './types.ts';
@@ -91,7 +91,7 @@ export function answerWith<T>(
       }
     },
     send(reply) {
-      if (body === null) throw new AppError('internal', 'The answer was not sealed.');
+      if (body === null) throw internal('The answer was not sealed.');
       request.idempotencySettled = true;
       return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
     },

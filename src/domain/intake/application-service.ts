@@ -4,7 +4,14 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { verifyReceipt } from '../consent/receipt.ts';
-import { AppError, notFound } from '../errors.ts';
+import {
+  attestationRequired,
+  dailyCapReached,
+  jobNotOpen,
+  notFound,
+  rateLimited,
+  uploadInvalid,
+} from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import type { Seal } from '../jobs/job-service.ts';
 import { statusAt } from '../jobs/job-view.ts';
@@ -61,9 +68,7 @@ export function createApplicationService(deps: {
     if (!job) throw notFound('Job');
     const status = statusAt(job, now);
     if (status !== 'published') {
-      throw new AppError('job_not_open', `The job is ${status}; only a published job takes applications.`, {
-        status,
-      });
+      throw jobNotOpen(status);
     }
     return job;
   }
@@ -76,20 +81,13 @@ export function createApplicationService(deps: {
     if (
       (await applicationRepository.countSince(trx, { accountId }, day.start)) >= account.daily_applications
     ) {
-      throw new AppError(
-        'daily_cap_reached',
-        `The account's daily budget of ${account.daily_applications} applications is spent; it resets at midnight UTC.`,
-        { resetsAt: day.end.toISOString() },
-        day.secondsLeft,
-      );
+      throw dailyCapReached('applications', account.daily_applications, day);
     }
     if (
       (await applicationRepository.countSince(trx, { jobId }, day.start)) >= account.job_daily_applications
     ) {
-      throw new AppError(
-        'rate_limited',
+      throw rateLimited(
         `This job takes at most ${account.job_daily_applications} applications a day; retry after midnight UTC.`,
-        {},
         day.secondsLeft,
       );
     }
@@ -112,12 +110,7 @@ export function createApplicationService(deps: {
       const now = clock.now();
       await openJob(db, accountId, jobId, now);
       const consent = verifyReceipt(input.consent, now);
-      if (input.lawfulBasis.attested !== true) {
-        throw new AppError(
-          'attestation_required',
-          'lawfulBasis.attested must be true: the account attests its lawful basis.',
-        );
-      }
+      if (input.lawfulBasis.attested !== true) throw attestationRequired();
       const key = emailKey(input.email);
       const existing = await applicationRepository.findByAddress(db, jobId, key);
       if (existing) return this.answerDuplicate(accountId, existing, input.cv.uploadId, seal);
@@ -134,7 +127,7 @@ export function createApplicationService(deps: {
         if (raced) return { duplicateOf: raced };
         await budgets(trx, accountId, jobId, at);
         if (!(await uploads.spend(trx, accountId, upload.id))) {
-          throw new AppError('upload_invalid', 'cv.uploadId was used by another request meanwhile.');
+          throw uploadInvalid('another request used it meanwhile');
         }
         const id = newId('app', at);
         // A person who holds an account applies on their own CV: nothing is built, nobody is emailed.

@@ -3,7 +3,14 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import {
+  attestationRequired,
+  badRequest,
+  conflict,
+  dailyCapReached,
+  notFound,
+  uploadInvalid,
+} from '../errors.ts';
 import type { Seal } from '../jobs/job-service.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
 import { looksLikeCv } from './cv-likeness.ts';
@@ -35,12 +42,7 @@ export function createCandidateService(deps: {
     if (
       (await candidateRepository.countSince(trx, accountId, day.start)) >= account.daily_candidate_imports
     ) {
-      throw new AppError(
-        'daily_cap_reached',
-        `The account's daily budget of ${account.daily_candidate_imports} candidate imports is spent; it resets at midnight UTC.`,
-        { resetsAt: day.end.toISOString() },
-        day.secondsLeft,
-      );
+      throw dailyCapReached('candidate imports', account.daily_candidate_imports, day);
     }
   }
 
@@ -74,12 +76,7 @@ export function createCandidateService(deps: {
       input: CandidateWrite,
       seal?: Seal<CandidateAnswer>,
     ): Promise<CandidateAnswer> {
-      if (input.lawfulBasis.attested !== true) {
-        throw new AppError(
-          'attestation_required',
-          'lawfulBasis.attested must be true: the account attests its lawful basis.',
-        );
-      }
+      if (input.lawfulBasis.attested !== true) throw attestationRequired();
       const now = clock.now();
       await budget(db, accountId, now);
       const upload = await uploads.usable(accountId, input.cv.uploadId);
@@ -189,7 +186,7 @@ export function createCandidateService(deps: {
           }
         }
         if (!(await uploads.spend(trx, accountId, uploadId))) {
-          throw new AppError('upload_invalid', 'cv.uploadId was used by another request meanwhile.');
+          throw uploadInvalid('another request used it meanwhile');
         }
         const inserted = await candidateRepository.insert(trx, row);
         if (inserted.outcome === 'queued') {

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { LOCKED_WHEN_MANAGED, type PUBLISH_REQUIREMENTS } from '../../contract/errors.ts';
 import type { AuthoredJob, JobCreate, JobEdit } from '../../contract/job.ts';
 import { WORD_FIELDS } from '../../contract/job.ts';
 import type { Db } from '../../db/connect.ts';
@@ -7,7 +8,15 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { DAY_MS, parseInstant } from '../../lib/time.ts';
 import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import {
+  badRequest,
+  companyAddressRequired,
+  conflict,
+  managedAdLocked,
+  noSlotAvailable,
+  notFound,
+  notPublishable,
+} from '../errors.ts';
 import { type JobChanges, type JobRow, type PublicStatus, jobRepository } from './job-repository.ts';
 import { isManaged, statusAt, toJobView } from './job-view.ts';
 import { slugify } from './slug.ts';
@@ -17,7 +26,6 @@ type Words = Record<string, unknown>;
 /** Stores the HTTP answer inside the write's transaction (Idempotency-Key); optional. */
 export type Seal<T> = (trx: Db, result: T) => Promise<void>;
 
-const LOCKED_WHEN_MANAGED = ['title', 'category'] as const;
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const PUBLIC: readonly PublicStatus[] = ['published', 'closed', 'expired'];
 
@@ -67,19 +75,15 @@ function readExpiry(value: string | null | undefined, now: Date): Date | null | 
 }
 
 /** Which of title and category would change on a managed ad, directly or by promotion. */
-function lockedChanges(live: Words, sent: Words, promotedLive: Words | null): string[] {
+function lockedChanges(
+  live: Words,
+  sent: Words,
+  promotedLive: Words | null,
+): (typeof LOCKED_WHEN_MANAGED)[number][] {
   return LOCKED_WHEN_MANAGED.filter(
     (field) =>
       (field in sent && !isDeepStrictEqual(sent[field], live[field])) ||
       (promotedLive !== null && !isDeepStrictEqual(promotedLive[field], live[field])),
-  );
-}
-
-function lockedError(fields: string[]): AppError {
-  return new AppError(
-    'managed_ad_locked',
-    `This ad is managed: ${fields.join(' and ')} cannot change while it is.`,
-    { fields },
   );
 }
 
@@ -127,21 +131,14 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
     }
     const words = { ...(row.content as Words), ...((row.staged as Words | null) ?? {}) };
     const firstPublish = row.first_published_at === null;
-    const missing: string[] = [];
+    const missing: (typeof PUBLISH_REQUIREMENTS)[number][] = [];
     if (typeof words.title !== 'string' || words.title.trim() === '') missing.push('title');
     if (typeof words.description !== 'string' || words.description.trim() === '') missing.push('description');
     if (firstPublish && !words.category) missing.push('category');
     if (missing.length > 0) {
-      throw new AppError('not_publishable', `The job cannot be published without ${missing.join(', ')}.`, {
-        missing,
-      });
+      throw notPublishable(missing);
     }
-    if (acc.company_address === null) {
-      throw new AppError(
-        'company_address_required',
-        'Choose a company address in the account console first, then publish again with a new Idempotency-Key.',
-      );
-    }
+    if (acc.company_address === null) throw companyAddressRequired();
     let expiresAt: Date | null;
     if (expiryDays !== undefined)
       expiresAt = expiryDays === null ? null : new Date(now.getTime() + expiryDays * DAY_MS);
@@ -170,7 +167,7 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
     if (staged === null) return { job: view(row, acc, now), pendingRevision: false };
     if (isManaged(row, now)) {
       const fields = lockedChanges(row.content as Words, {}, staged);
-      if (fields.length > 0) throw lockedError(fields);
+      if (fields.length > 0) throw managedAdLocked(fields);
     }
     const updated = await jobRepository.update(trx, accountId, jobId, {
       content: staged,
@@ -233,7 +230,7 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           const promote = input.publishEdits === true;
           if (isManaged(row, now)) {
             const fields = lockedChanges(live, sent, promote ? (staged ?? live) : null);
-            if (fields.length > 0) throw lockedError(fields);
+            if (fields.length > 0) throw managedAdLocked(fields);
           }
           if (promote && staged !== null) {
             changes.content = staged;
@@ -381,10 +378,7 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           throw conflict(`Only a published job can be managed; this one is ${status}.`, { status });
         if (isManaged(row, now)) return { job: view(row, acc, now), managed: true };
         if ((await jobRepository.countManaged(trx, accountId, now)) >= acc.managed_ad_slots) {
-          throw new AppError(
-            'no_slot_available',
-            `Every one of the account's ${acc.managed_ad_slots} managed-ad slots is taken.`,
-          );
+          throw noSlotAvailable(acc.managed_ad_slots);
         }
         const updated = await jobRepository.update(trx, accountId, jobId, { managed_since: now });
         return { job: view(updated, acc, now), managed: true };

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
-import { AppError, badRequest, notFound } from '../errors.ts';
+import { badRequest, dpaRequired, notFound } from '../errors.ts';
 import { type ApiKeyRow, keyRepository } from './key-repository.ts';
 import { SCOPES, type Scope, isScope } from './scopes.ts';
 
@@ -59,10 +59,7 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       const account = await accountRepository.find(db, accountId);
       if (!account) throw notFound('Account');
       if (scopes.includes('applications:write') && account.dpa_accepted_at === null) {
-        throw new AppError(
-          'dpa_required',
-          'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
-        );
+        throw dpaRequired();
       }
       const now = clock.now();
       const secret = SECRET_PREFIX + randomToken(32);

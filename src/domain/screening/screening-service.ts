@@ -8,7 +8,15 @@ import { screeningInviteMail } from '../../mail/templates.ts';
 import { cvRepository } from '../cv/cv-repository.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import {
+  adNotManaged,
+  badRequest,
+  conflict,
+  notFound,
+  overageCapReached,
+  priceUnavailable,
+  unsolicitedContactLimit,
+} from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import type { Seal } from '../jobs/job-service.ts';
 import { isManaged } from '../jobs/job-view.ts';
@@ -191,17 +199,14 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
         const job = await jobRepository.find(trx, accountId, jobId);
         if (!job || job.status === 'draft') throw notFound('Job');
         if (!isManaged(job, now) || job.managed_since === null) {
-          throw new AppError('ad_not_managed', 'Only a managed, published ad can screen candidates.');
+          throw adNotManaged();
         }
         const candidate = await candidateOf(trx, accountId, jobId, candidateId);
         if (await screeningRepository.openFor(trx, jobId, candidateId, now)) {
           throw conflict('A screening is already open for this candidate on this role.');
         }
         if (template.price_cents === null) {
-          throw new AppError(
-            'price_unavailable',
-            "The template's price cannot be read; the screening was not sent.",
-          );
+          throw priceUnavailable();
         }
         const unsolicited = !candidate.applied;
         if (unsolicited) {
@@ -218,12 +223,7 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
               1,
               Math.ceil((oldest.getTime() + CONTACT_WINDOW_MS - now.getTime()) / 1000),
             );
-            throw new AppError(
-              'unsolicited_contact_limit',
-              `This person did not apply to the role and was already contacted ${contacts.length} times in the last seven days (limit ${account.weekly_unsolicited_contacts}).`,
-              { limit: account.weekly_unsolicited_contacts },
-              retryAfter,
-            );
+            throw unsolicitedContactLimit(contacts.length, account.weekly_unsolicited_contacts, retryAfter);
           }
         }
         const included =
@@ -240,16 +240,12 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
             now,
           );
           if (committed + template.price_cents > account.monthly_overage_cap_cents) {
-            throw new AppError(
-              'overage_cap_reached',
-              "This screening's price would take the month's overage past the account's cap; a billing admin can raise it in the console.",
-              {
-                priceCents: template.price_cents,
-                currency: template.currency,
-                capCents: account.monthly_overage_cap_cents,
-                spendCents: committed,
-              },
-            );
+            throw overageCapReached({
+              priceCents: template.price_cents,
+              currency: template.currency,
+              capCents: account.monthly_overage_cap_cents,
+              spendCents: committed,
+            });
           }
         }
         const row = await screeningRepository.insert(trx, {
