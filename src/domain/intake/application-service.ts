@@ -13,7 +13,7 @@ import {
   uploadInvalid,
 } from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
-import type { Seal } from '../jobs/job-service.ts';
+import type { Seal } from '../seal.ts';
 import { statusAt } from '../jobs/job-view.ts';
 import { type ApplicationRow, applicationRepository } from './application-repository.ts';
 import { emailKey, utcDay } from './day-window.ts';

@@ -11,7 +11,7 @@ import {
   notFound,
   uploadInvalid,
 } from '../errors.ts';
-import type { Seal } from '../jobs/job-service.ts';
+import type { Seal } from '../seal.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
 import { looksLikeCv } from './cv-likeness.ts';
 import { emailKey, utcDay } from './day-window.ts';

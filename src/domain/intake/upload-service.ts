@@ -2,7 +2,7 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { conflict, cvRejected, uploadInvalid } from '../errors.ts';
-import type { Seal } from '../jobs/job-service.ts';
+import type { Seal } from '../seal.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
 import { rejectionMessage } from '../../pdf/cv-check.ts';
 import type { CvFileStore, CvInspector, CvLimits, CvVerdict } from './ports.ts';

@@ -19,12 +19,11 @@ import {
 } from '../errors.ts';
 import { type JobChanges, type JobRow, type PublicStatus, jobRepository } from './job-repository.ts';
 import { isManaged, statusAt, toJobView } from './job-view.ts';
+import type { Seal } from '../seal.ts';
 import { slugify } from './slug.ts';
 import { screeningRepository } from '../screening/screening-repository.ts';
 
 type Words = Record<string, unknown>;
-/** Stores the HTTP answer inside the write's transaction (Idempotency-Key); optional. */
-export type Seal<T> = (trx: Db, result: T) => Promise<void>;
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const PUBLIC: readonly PublicStatus[] = ['published', 'closed', 'expired'];

@@ -18,7 +18,7 @@ import {
   unsolicitedContactLimit,
 } from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
-import type { Seal } from '../jobs/job-service.ts';
+import type { Seal } from '../seal.ts';
 import { isManaged } from '../jobs/job-view.ts';
 import { type ScreeningRow, type TemplateRow, screeningRepository } from './screening-repository.ts';
 
