@@ -74,7 +74,7 @@ export function createServices(deps: ServiceDeps) {
     candidates: createCandidateService({ db, clock, uploads, files, queue }),
     keys: createKeyService({ db, clock }),
     idempotency,
-    jobs: createJobService({ db, clock, publicBaseUrl }),
+    jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
     cvLimits,

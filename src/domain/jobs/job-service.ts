@@ -21,7 +21,6 @@ import { type JobChanges, type JobRow, type PublicStatus, jobRepository } from '
 import { isManaged, statusAt, toJobView } from './job-view.ts';
 import type { Seal } from '../seal.ts';
 import { slugify } from './slug.ts';
-import { screeningRepository } from '../screening/screening-repository.ts';
 
 type Words = Record<string, unknown>;
 
@@ -86,8 +85,18 @@ function lockedChanges(
   );
 }
 
-export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: string }) {
-  const { db, clock, publicBaseUrl } = deps;
+/** What closing a role needs of the screening area, which owns the screenings it ends. */
+export interface ScreeningsOfClosedRole {
+  cancelForClosedJob(trx: Db, jobId: string, at: Date): Promise<unknown>;
+}
+
+export function createJobService(deps: {
+  db: Db;
+  clock: Clock;
+  publicBaseUrl: string;
+  screenings: ScreeningsOfClosedRole;
+}) {
+  const { db, clock, publicBaseUrl, screenings } = deps;
 
   async function account(trx: Db, accountId: string, forUpdate = false): Promise<AccountRow> {
     const row = forUpdate
@@ -286,8 +295,8 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           managed_since: null,
           updated_at: now,
         });
-        // The role's open screenings end with it, unbilled.
-        await screeningRepository.cancelOpenForJob(trx, jobId, now);
+        // The role's open screenings end with it, unbilled, in the same transaction.
+        await screenings.cancelForClosedJob(trx, jobId, now);
         const job = view(updated, acc, now);
         await seal?.(trx, job);
         return job;

@@ -288,6 +288,11 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       });
     },
 
+    /** The role closed (jobs calls this inside its close): open screenings end with it, unbilled. */
+    async cancelForClosedJob(trx: Db, jobId: string, at: Date): Promise<number> {
+      return screeningRepository.cancelOpenForJob(trx, jobId, at);
+    },
+
     /** Console: the candidate finished; overage is billed now, at the price locked at the call. */
     async complete(accountId: string, screeningId: string): Promise<ScreeningView> {
       const now = clock.now();
