@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { SCOPES } from './vocabulary.ts';
+import { type Static, Type } from 'typebox';
+import { enumOf, SCOPES } from './vocabulary.ts';
 
 /** A company address: a URL slug of a-z, 0-9 and single hyphens (console.md). */
 export const COMPANY_ADDRESS_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])$';
@@ -29,6 +29,7 @@ const limitProperties = Object.fromEntries(
 ) as Record<LimitName, ReturnType<typeof Type.Integer>>;
 
 export const Limits = Type.Object(limitProperties, { additionalProperties: false });
+export type Limits = Static<typeof Limits>;
 
 export const Account = Type.Object({
   id: Type.String(),
@@ -36,9 +37,10 @@ export const Account = Type.Object({
   companyName: Type.Union([Type.String(), Type.Null()]),
   logoUrl: Type.Union([Type.String(), Type.Null()]),
   companyAddress: Type.Union([Type.String(), Type.Null()]),
-  dpaAcceptedAt: Type.Union([Type.String(), Type.Null()]),
+  dpaAcceptedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   limits: Limits,
 });
+export type Account = Static<typeof Account>;
 
 export const AccountCreate = Type.Object(
   {
@@ -49,6 +51,7 @@ export const AccountCreate = Type.Object(
   },
   { additionalProperties: false },
 );
+export type AccountCreate = Static<typeof AccountCreate>;
 
 export const AccountPatch = Type.Object(
   {
@@ -61,6 +64,7 @@ export const AccountPatch = Type.Object(
   },
   { additionalProperties: false },
 );
+export type AccountPatch = Static<typeof AccountPatch>;
 
 export const AccountParams = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 64 }) });
 export const KeyParams = Type.Object({
@@ -70,6 +74,7 @@ export const KeyParams = Type.Object({
 
 export const KeyCreate = Type.Object(
   {
+    // Plain strings, not the enum: the key service names the unknown scope in its 400.
     scopes: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
       minItems: 1,
       maxItems: SCOPES.length * 2,
@@ -78,3 +83,15 @@ export const KeyCreate = Type.Object(
   },
   { additionalProperties: false },
 );
+export type KeyCreate = Static<typeof KeyCreate>;
+
+/** A key as the console lists it; the secret is never part of it. */
+export const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  scopes: Type.Array(enumOf(SCOPES)),
+  createdAt: Type.String({ format: 'date-time' }),
+  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type ApiKey = Static<typeof ApiKey>;

@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.ts';
-import type { LimitName } from '../../contract/console.ts';
+import type { LimitName, Limits } from '../../contract/console.ts';
 import type { AccountsTable } from '../../db/schema.ts';
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -18,8 +18,7 @@ export const LIMIT_COLUMNS = {
   monthlyOverageCapCents: 'monthly_overage_cap_cents',
 } as const satisfies Record<LimitName, keyof AccountsTable>;
 
-export type { LimitName };
-export type Limits = Record<LimitName, number>;
+export type { LimitName, Limits };
 
 export function limitsOf(row: AccountRow): Limits {
   const limits = {} as Limits;

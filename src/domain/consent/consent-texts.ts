@@ -3,6 +3,7 @@
  * appended here; older versions stay, so every stored receipt can be resolved to its exact words.
  * Each application also keeps its own copy of the text it was made under.
  */
+import type { ConsentText } from '../../contract/intake.ts';
 import { isLocale, LOCALES, type Locale } from '../../contract/vocabulary.ts';
 
 export const CONSENT_LOCALES = LOCALES;
@@ -43,13 +44,6 @@ const API_APPLY_V1: Wording = {
 const CATALOGUE: Record<string, Record<string, Wording>> = {
   [API_APPLY_TEXT_ID]: { [CURRENT_VERSION]: API_APPLY_V1 },
 };
-
-export interface ConsentText {
-  consentTextId: string;
-  version: string;
-  locale: ConsentLocale;
-  text: string;
-}
 
 export function currentConsentText(locale: ConsentLocale, textId = API_APPLY_TEXT_ID): ConsentText {
   return {

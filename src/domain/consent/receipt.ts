@@ -1,17 +1,9 @@
+import type { ConsentReceipt } from '../../contract/intake.ts';
 import { parseInstant } from '../../lib/time.ts';
 import { consentInvalid } from '../errors.ts';
 import { type ConsentLocale, isKnownTextId, resolveConsentText } from './consent-texts.ts';
 
 export const ACCEPTED_AT_MAX_AHEAD_MS = 5 * 60_000;
-
-export interface ConsentReceiptInput {
-  consentTextId: string;
-  version: string;
-  locale?: ConsentLocale;
-  acceptedAt: string | number;
-  ip: string;
-  userAgent: string;
-}
 
 export interface VerifiedConsent {
   textId: string;
@@ -23,7 +15,7 @@ export interface VerifiedConsent {
 }
 
 /** Check (2): the receipt names words this service handed out, accepted at a believable time. */
-export function verifyReceipt(receipt: ConsentReceiptInput, now: Date): VerifiedConsent {
+export function verifyReceipt(receipt: ConsentReceipt, now: Date): VerifiedConsent {
   const locale = receipt.locale ?? 'en';
   const text = resolveConsentText(receipt.consentTextId, receipt.version, locale);
   if (!isKnownTextId(receipt.consentTextId)) {

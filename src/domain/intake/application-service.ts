@@ -1,4 +1,4 @@
-import type { ApplicationWrite } from '../../contract/intake.ts';
+import type { ApplicationCreated, ApplicationStatus, ApplicationWrite } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -24,27 +24,7 @@ import { candidateRepository } from './candidate-repository.ts';
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
 export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
 
-export interface ApplicationAnswer {
-  applicationId: string;
-  candidateId: string;
-  status: string;
-  cvStatus: string;
-  job?: { id: string; status: string };
-  duplicate?: true;
-}
-
-export interface ApplicationStatusView {
-  applicationId: string;
-  jobId: string;
-  candidateId: string;
-  status: 'received' | 'withdrawn';
-  cvStatus: string;
-  createdAt: string;
-  claimedAt?: string;
-  reason?: string;
-}
-
-function duplicateAnswer(row: ApplicationRow): ApplicationAnswer {
+function duplicateAnswer(row: ApplicationRow): ApplicationCreated {
   return {
     applicationId: row.id,
     candidateId: row.id,
@@ -105,8 +85,8 @@ export function createApplicationService(deps: {
       jobId: string,
       input: ApplicationWrite,
       source: ApplicationSource,
-      seal?: Seal<ApplicationAnswer>,
-    ): Promise<ApplicationAnswer> {
+      seal?: Seal<ApplicationCreated>,
+    ): Promise<ApplicationCreated> {
       const now = clock.now();
       await openJob(db, accountId, jobId, now);
       const consent = verifyReceipt(input.consent, now);
@@ -118,7 +98,7 @@ export function createApplicationService(deps: {
       const upload = await uploads.usable(accountId, input.cv.uploadId);
       await uploads.inspect(upload, consent.locale);
 
-      type Outcome = { answer: ApplicationAnswer; discardFile: boolean } | { duplicateOf: ApplicationRow };
+      type Outcome = { answer: ApplicationCreated; discardFile: boolean } | { duplicateOf: ApplicationRow };
       const result = await db.transaction().execute(async (trx): Promise<Outcome> => {
         await accountRepository.findForUpdate(trx, accountId);
         const at = clock.now();
@@ -165,12 +145,13 @@ export function createApplicationService(deps: {
             { kind: 'application', id },
             { key: `build-cv:application:${id}` },
           );
-        const answer: ApplicationAnswer = {
+        const answer: ApplicationCreated = {
           applicationId: id,
           candidateId: id,
           status: 'received',
           cvStatus: holdsAccount ? 'claimed' : 'processing',
-          job: { id: job.id, status: statusAt(job, at) },
+          // openJob let only a published job through.
+          job: { id: job.id, status: 'published' },
         };
         await seal?.(trx, answer);
         return { answer, discardFile: holdsAccount };
@@ -186,8 +167,8 @@ export function createApplicationService(deps: {
       accountId: string,
       existing: ApplicationRow,
       uploadId: string,
-      seal?: Seal<ApplicationAnswer>,
-    ): Promise<ApplicationAnswer> {
+      seal?: Seal<ApplicationCreated>,
+    ): Promise<ApplicationCreated> {
       const answer = duplicateAnswer(existing);
       const upload = await uploads.usable(accountId, uploadId).catch(() => null);
       if (upload) await uploads.discard(accountId, upload.id);
@@ -195,7 +176,7 @@ export function createApplicationService(deps: {
       return answer;
     },
 
-    async status(accountId: string, applicationId: string): Promise<ApplicationStatusView> {
+    async status(accountId: string, applicationId: string): Promise<ApplicationStatus> {
       const row = await applicationRepository.find(db, accountId, applicationId);
       if (!row) throw notFound('Application');
       return {

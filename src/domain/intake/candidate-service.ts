@@ -1,4 +1,4 @@
-import type { CandidateWrite } from '../../contract/intake.ts';
+import type { CandidateCreated, CandidateWrite } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -18,13 +18,6 @@ import { emailKey, utcDay } from './day-window.ts';
 import type { CvFileStore } from './ports.ts';
 import type { UploadService } from './upload-service.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
-
-export interface CandidateAnswer {
-  candidateId: string;
-  status: 'queued' | 'existing_account' | 'suppressed' | 'already_imported' | 'rejected';
-  cvStatus: 'processing' | 'none';
-  rejection?: { reason: string; detail: string };
-}
 
 export function createCandidateService(deps: {
   db: Db;
@@ -51,9 +44,9 @@ export function createCandidateService(deps: {
     accountId: string,
     uploadId: string,
     row: Parameters<typeof candidateRepository.insert>[1] | null,
-    answer: (inserted: CandidateRow | null) => CandidateAnswer,
-    seal?: Seal<CandidateAnswer>,
-  ): Promise<CandidateAnswer> {
+    answer: (inserted: CandidateRow | null) => CandidateCreated,
+    seal?: Seal<CandidateCreated>,
+  ): Promise<CandidateCreated> {
     const result = await db.transaction().execute(async (trx) => {
       const inserted = row ? await candidateRepository.insert(trx, row) : null;
       await uploads.spend(trx, accountId, uploadId);
@@ -74,8 +67,8 @@ export function createCandidateService(deps: {
     async import(
       accountId: string,
       input: CandidateWrite,
-      seal?: Seal<CandidateAnswer>,
-    ): Promise<CandidateAnswer> {
+      seal?: Seal<CandidateCreated>,
+    ): Promise<CandidateCreated> {
       if (input.lawfulBasis.attested !== true) throw attestationRequired();
       const now = clock.now();
       await budget(db, accountId, now);
@@ -166,8 +159,8 @@ export function createCandidateService(deps: {
       uploadId: string,
       row: Parameters<typeof candidateRepository.insert>[1],
       keepFile: boolean,
-      seal?: Seal<CandidateAnswer>,
-    ): Promise<CandidateAnswer> {
+      seal?: Seal<CandidateCreated>,
+    ): Promise<CandidateCreated> {
       const result = await db.transaction().execute(async (trx) => {
         await accountRepository.findForUpdate(trx, accountId);
         const at = clock.now();
@@ -175,7 +168,7 @@ export function createCandidateService(deps: {
         if (row.email_key) {
           const raced = await candidateRepository.findByAddress(trx, accountId, row.email_key);
           if (raced) {
-            const out: CandidateAnswer = {
+            const out: CandidateCreated = {
               candidateId: raced.id,
               status: 'already_imported',
               cvStatus: 'none',
@@ -205,9 +198,9 @@ export function createCandidateService(deps: {
           );
         }
         const rejection = row.rejection
-          ? (JSON.parse(String(row.rejection)) as { reason: string; detail: string })
+          ? (JSON.parse(String(row.rejection)) as CandidateCreated['rejection'])
           : undefined;
-        const out: CandidateAnswer = {
+        const out: CandidateCreated = {
           candidateId: inserted.id,
           status: inserted.outcome,
           cvStatus: inserted.cv_status === 'processing' ? 'processing' : 'none',

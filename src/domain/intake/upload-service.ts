@@ -1,3 +1,4 @@
+import type { UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -10,12 +11,6 @@ import { type UploadRow, uploadRepository } from './upload-repository.ts';
 
 export const PUT_WINDOW_MS = 5 * 60_000;
 export const UPLOAD_LIFETIME_MS = 60 * 60_000;
-
-export interface UploadSlot {
-  uploadId: string;
-  uploadUrl: string;
-  expiresAt: string;
-}
 
 export function createUploadService(deps: {
   db: Db;

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ApiKey, KeyCreate } from '../../contract/console.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
@@ -6,15 +7,6 @@ import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, dpaRequired, notFound } from '../errors.ts';
 import { type ApiKeyRow, keyRepository } from './key-repository.ts';
 import { SCOPES, type Scope, isScope } from './scopes.ts';
-
-export interface KeyView {
-  id: string;
-  name: string | null;
-  scopes: Scope[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 export interface Principal {
   keyId: string;
@@ -31,7 +23,7 @@ function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-export function toKeyView(row: ApiKeyRow): KeyView {
+export function toKeyView(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -45,10 +37,7 @@ export function toKeyView(row: ApiKeyRow): KeyView {
 export function createKeyService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   return {
-    async mint(
-      accountId: string,
-      input: { scopes: string[]; name?: string | null },
-    ): Promise<{ key: KeyView; secret: string }> {
+    async mint(accountId: string, input: KeyCreate): Promise<{ key: ApiKey; secret: string }> {
       const unknown = input.scopes.filter((scope) => !isScope(scope));
       if (unknown.length > 0) {
         throw badRequest(`Unknown scope "${unknown[0]}"; scopes are ${SCOPES.join(', ')}.`, {
@@ -76,7 +65,7 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       return { key: toKeyView(row), secret };
     },
 
-    async list(accountId: string): Promise<KeyView[]> {
+    async list(accountId: string): Promise<ApiKey[]> {
       if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
       return (await keyRepository.listForAccount(db, accountId)).map(toKeyView);
     },

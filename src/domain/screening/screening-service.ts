@@ -1,3 +1,11 @@
+import type {
+  Screening,
+  ScreeningRequest,
+  ScreeningTemplate,
+  ScreeningTriggered,
+  TemplateCreate,
+  TemplatePatch,
+} from '../../contract/screening.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -27,45 +35,12 @@ export const DEFAULT_DEADLINE_MS = 7 * 86_400_000;
 export const MAX_DEADLINE_MS = 90 * 86_400_000;
 export const CONTACT_WINDOW_MS = 7 * 86_400_000;
 
-export interface ScreeningRequest {
-  templateId: string;
-  completeBy?: string;
-  message?: string;
-  language?: ConsentLocale;
-}
-
-export interface ScreeningView {
-  screeningId: string;
-  jobId: string;
-  candidateId: string;
-  templateId: string;
-  status: 'invited' | 'completed' | 'expired' | 'cancelled';
-  deliveryPath: 'virtual_cv' | 'email';
-  completeBy: string;
-  requestedAt: string;
-}
-
-export interface ScreeningTriggered {
-  screening: ScreeningView;
-  billing: 'included' | 'overage';
-  priceCents: number;
-  currency: string;
-}
-
-export interface TemplateView {
-  id: string;
-  name: string;
-  priceCents: number | null;
-  currency: 'AUD' | 'USD';
-  active: boolean;
-}
-
-export function statusOf(row: ScreeningRow, now: Date): ScreeningView['status'] {
+export function statusOf(row: ScreeningRow, now: Date): Screening['status'] {
   if (row.status === 'invited' && row.complete_by.getTime() <= now.getTime()) return 'expired';
   return row.status;
 }
 
-export function screeningView(row: ScreeningRow, now: Date): ScreeningView {
+export function screeningView(row: ScreeningRow, now: Date): Screening {
   return {
     screeningId: row.id,
     jobId: row.job_id,
@@ -78,7 +53,7 @@ export function screeningView(row: ScreeningRow, now: Date): ScreeningView {
   };
 }
 
-const templateView = (row: TemplateRow): TemplateView => ({
+const templateView = (row: TemplateRow): ScreeningTemplate => ({
   id: row.id,
   name: row.name,
   priceCents: row.price_cents,
@@ -126,10 +101,7 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
   }
 
   return {
-    async createTemplate(
-      accountId: string,
-      input: { name: string; priceCents: number | null; currency: 'AUD' | 'USD'; active?: boolean },
-    ): Promise<TemplateView> {
+    async createTemplate(accountId: string, input: TemplateCreate): Promise<ScreeningTemplate> {
       if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
       const now = clock.now();
       return templateView(
@@ -149,8 +121,8 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
     async updateTemplate(
       accountId: string,
       templateId: string,
-      input: { name?: string; priceCents?: number | null; currency?: 'AUD' | 'USD'; active?: boolean },
-    ): Promise<TemplateView> {
+      input: TemplatePatch,
+    ): Promise<ScreeningTemplate> {
       const row = await screeningRepository.updateTemplate(db, accountId, templateId, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.priceCents !== undefined ? { price_cents: input.priceCents } : {}),
@@ -294,7 +266,7 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
     },
 
     /** Console: the candidate finished; overage is billed now, at the price locked at the call. */
-    async complete(accountId: string, screeningId: string): Promise<ScreeningView> {
+    async complete(accountId: string, screeningId: string): Promise<Screening> {
       const now = clock.now();
       const row = await screeningRepository.complete(db, accountId, screeningId, now);
       if (row) return screeningView(row, now);

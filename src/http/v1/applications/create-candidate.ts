@@ -1,5 +1,4 @@
-import { CandidateCreatedBody, CandidateWrite } from '../../../contract/intake.ts';
-import type { CandidateAnswer } from '../../../domain/intake/candidate-service.ts';
+import { type CandidateCreated, CandidateCreatedBody, CandidateWrite } from '../../../contract/intake.ts';
 import { principalOf } from '../../../plugins/guard.ts';
 import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
@@ -24,7 +23,7 @@ export const createCandidate: Route = (app, { candidates, idempotency }) => {
       },
     },
     async (request, reply) => {
-      const answer = answerWith(request, idempotency, 201, (result: CandidateAnswer) => result);
+      const answer = answerWith(request, idempotency, 201, (result: CandidateCreated) => result);
       await candidates.import(principalOf(request).accountId, request.body, answer.seal);
       return answer.send(reply);
     },
