@@ -2,10 +2,10 @@ import type { UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { conflict, cvRejected, uploadInvalid } from '../errors.ts';
+import { conflict, cvRejected, unavailable, uploadInvalid } from '../errors.ts';
 import type { Seal } from '../seal.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
-import { rejectionMessage } from '../../pdf/cv-check.ts';
+import { ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
 import type { CvFileStore, CvInspector, CvLimits, CvVerdict } from './ports.ts';
 import { type UploadRow, uploadRepository } from './upload-repository.ts';
 
@@ -105,6 +105,10 @@ export function createUploadService(deps: {
           // The file vanished between the size check and the read (swept, or spent by a racing request).
           if ((error as Error).name === 'BlobNotFoundError')
             throw uploadInvalid('its file is no longer stored');
+          // The checker's children cannot start (or it is shutting down): the service's fault, and
+          // a retry may find it back, so 503 rather than a 500 or a verdict on the file.
+          if (error instanceof ParserPoolUnavailable)
+            throw unavailable('The CV checker is not available right now; retry the request shortly.');
           throw error;
         });
       if (verdict.ok) return verdict;

@@ -31,6 +31,7 @@ export const createApplication: Route = (app, { applications, idempotency }) => 
             'daily_cap_reached',
             'upload_invalid',
             'cv_rejected',
+            'unavailable',
           ],
           idempotency: 'required',
         }),
