@@ -9,31 +9,28 @@ import type {
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { parseInstant } from '../../lib/time.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { screeningInviteMail } from '../../mail/templates.ts';
 import { cvRepository } from '../cv/cv-repository.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
-import {
-  adNotManaged,
-  badRequest,
-  conflict,
-  notFound,
-  overageCapReached,
-  priceUnavailable,
-  unsolicitedContactLimit,
-} from '../errors.ts';
-import { jobRepository } from '../jobs/job-repository.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Seal } from '../seal.ts';
-import { isManaged } from '../jobs/job-view.ts';
 import { type ScreeningRow, type TemplateRow, screeningRepository } from './screening-repository.ts';
-
-export const DEFAULT_DEADLINE_MS = 7 * 86_400_000;
-/** A deadline further out than this is a typo, not a plan. */
-export const MAX_DEADLINE_MS = 90 * 86_400_000;
-export const CONTACT_WINDOW_MS = 7 * 86_400_000;
+import {
+  activeTemplate,
+  billingClass,
+  deadline,
+  lockAccount,
+  lockedPrice,
+  type ManagedRole,
+  managedRole,
+  noOpenScreening,
+  type RoleCandidate,
+  roleCandidate,
+  withinContactLimit,
+} from './trigger-steps.ts';
 
 export function statusOf(row: ScreeningRow, now: Date): Screening['status'] {
   if (row.status === 'invited' && row.complete_by.getTime() <= now.getTime()) return 'expired';
@@ -61,43 +58,56 @@ const templateView = (row: TemplateRow): ScreeningTemplate => ({
   active: row.active,
 });
 
-export function monthBounds(now: Date): { start: Date; end: Date } {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start, end };
-}
-
-interface Reachable {
-  kind: 'application' | 'candidate';
-  /** Applied to this role: contact is solicited. */
-  applied: boolean;
-  /** Holds a claimed virtual CV (or their own account's CV): reached there, not by email. */
-  claimed: boolean;
-}
-
 export function createScreeningService(deps: { db: Db; clock: Clock; queue: TaskQueue; mailer: Mailer }) {
   const { db, clock, queue } = deps;
 
-  /** One of the role's candidates: an application to this job, or a person in the account's pool. */
-  async function candidateOf(
+  /** The invitation: the screening row, and its email as a keyed task unless it goes to a virtual CV. */
+  async function invite(
     trx: Db,
-    accountId: string,
-    jobId: string,
-    candidateId: string,
-  ): Promise<Reachable> {
-    const { application, imported } = await screeningRepository.candidateFacts(trx, accountId, candidateId);
-    if (
-      application &&
-      application.job_id === jobId &&
-      application.status === 'received' &&
-      application.email !== null
-    ) {
-      return { kind: 'application', applied: true, claimed: application.cv_status === 'claimed' };
+    facts: {
+      accountId: string;
+      job: ManagedRole;
+      candidateId: string;
+      candidate: RoleCandidate;
+      template: TemplateRow;
+      price: number;
+      billing: 'included' | 'overage';
+      input: ScreeningRequest;
+      completeBy: Date;
+      now: Date;
+    },
+  ): Promise<ScreeningRow> {
+    const { job, candidate, template, input, now } = facts;
+    const row = await screeningRepository.insert(trx, {
+      id: newId('scr', now),
+      account_id: facts.accountId,
+      job_id: job.id,
+      candidate_kind: candidate.kind,
+      candidate_id: facts.candidateId,
+      template_id: template.id,
+      status: 'invited',
+      delivery_path: candidate.claimed ? 'virtual_cv' : 'email',
+      billing: facts.billing,
+      price_cents: facts.price,
+      currency: template.currency,
+      managed_since: job.managed_since,
+      unsolicited: !candidate.applied,
+      message: input.message ?? null,
+      language: input.language ?? 'en',
+      complete_by: facts.completeBy,
+      requested_at: now,
+      completed_at: null,
+      cancelled_at: null,
+    });
+    if (row.delivery_path === 'email') {
+      await queue.enqueue(
+        trx,
+        'send-screening-invite',
+        { screeningId: row.id },
+        { key: `send-screening-invite:${row.id}` },
+      );
     }
-    if (imported && imported.email !== null) {
-      return { kind: 'candidate', applied: false, claimed: imported.cv_status === 'claimed' };
-    }
-    throw notFound('Candidate');
+    return row;
   }
 
   return {
@@ -135,9 +145,8 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
     },
 
     /**
-     * Checks in order — body, job, candidate, one open screening, price, unsolicited-contact limit,
-     * overage cap — then the insert, all in one transaction under the account's row lock, so two
-     * concurrent calls cannot both pass the cap or both open a screening.
+     * Invites one of a role's candidates: the checks of trigger-steps.ts in their order, then the
+     * invitation, all in one transaction under the account's row lock.
      */
     async trigger(
       accountId: string,
@@ -147,108 +156,29 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       seal?: Seal<ScreeningTriggered>,
     ): Promise<ScreeningTriggered> {
       const now = clock.now();
-      let completeBy = new Date(now.getTime() + DEFAULT_DEADLINE_MS);
-      if (input.completeBy !== undefined) {
-        const at = parseInstant(input.completeBy);
-        if (at === null)
-          throw badRequest('completeBy must be an ISO 8601 date-time.', { field: 'completeBy' });
-        if (at.getTime() <= now.getTime())
-          throw badRequest('completeBy must be in the future.', { field: 'completeBy' });
-        if (at.getTime() > now.getTime() + MAX_DEADLINE_MS) {
-          throw badRequest('completeBy must be within 90 days.', { field: 'completeBy' });
-        }
-        completeBy = at;
-      }
       return db.transaction().execute(async (trx) => {
-        const account = await accountRepository.findForUpdate(trx, accountId);
-        if (!account) throw notFound('Account');
-        const template = await screeningRepository.template(trx, accountId, input.templateId);
-        if (!template || !template.active) {
-          throw badRequest('templateId names no active screening template of this account.', {
-            field: 'templateId',
-          });
-        }
-        const job = await jobRepository.find(trx, accountId, jobId);
-        if (!job || job.status === 'draft') throw notFound('Job');
-        if (!isManaged(job, now) || job.managed_since === null) {
-          throw adNotManaged();
-        }
-        const candidate = await candidateOf(trx, accountId, jobId, candidateId);
-        if (await screeningRepository.openFor(trx, jobId, candidateId, now)) {
-          throw conflict('A screening is already open for this candidate on this role.');
-        }
-        if (template.price_cents === null) {
-          throw priceUnavailable();
-        }
-        const unsolicited = !candidate.applied;
-        if (unsolicited) {
-          const contacts = await screeningRepository.contactsSince(
-            trx,
-            accountId,
-            candidateId,
-            new Date(now.getTime() - CONTACT_WINDOW_MS),
-          );
-          if (contacts.length >= account.weekly_unsolicited_contacts) {
-            // With a limit of 0 there may be no contact in the window: then retry after a whole window.
-            const oldest = contacts[contacts.length - account.weekly_unsolicited_contacts] ?? now;
-            const retryAfter = Math.max(
-              1,
-              Math.ceil((oldest.getTime() + CONTACT_WINDOW_MS - now.getTime()) / 1000),
-            );
-            throw unsolicitedContactLimit(contacts.length, account.weekly_unsolicited_contacts, retryAfter);
-          }
-        }
-        const included =
-          (await screeningRepository.includedUsed(trx, jobId, job.managed_since, now)) <
-          account.included_screenings_per_managed_ad;
-        if (!included) {
-          const month = monthBounds(now);
-          const committed = await screeningRepository.committedOverage(
-            trx,
-            accountId,
-            template.currency,
-            month.start,
-            month.end,
-            now,
-          );
-          if (committed + template.price_cents > account.monthly_overage_cap_cents) {
-            throw overageCapReached({
-              priceCents: template.price_cents,
-              currency: template.currency,
-              capCents: account.monthly_overage_cap_cents,
-              spendCents: committed,
-            });
-          }
-        }
-        const row = await screeningRepository.insert(trx, {
-          id: newId('scr', now),
-          account_id: accountId,
-          job_id: jobId,
-          candidate_kind: candidate.kind,
-          candidate_id: candidateId,
-          template_id: template.id,
-          status: 'invited',
-          delivery_path: candidate.claimed ? 'virtual_cv' : 'email',
-          billing: included ? 'included' : 'overage',
-          price_cents: template.price_cents,
-          currency: template.currency,
-          managed_since: job.managed_since,
-          unsolicited,
-          message: input.message ?? null,
-          language: input.language ?? 'en',
-          complete_by: completeBy,
-          requested_at: now,
-          completed_at: null,
-          cancelled_at: null,
+        const account = await lockAccount(trx, accountId);
+        // The path's resources first, so another account's job is 404 whatever the body says.
+        const job = await managedRole(trx, accountId, jobId, now);
+        const candidate = await roleCandidate(trx, accountId, jobId, candidateId);
+        const completeBy = deadline(input.completeBy, now);
+        const template = await activeTemplate(trx, accountId, input.templateId);
+        await noOpenScreening(trx, jobId, candidateId, now);
+        const price = lockedPrice(template);
+        if (!candidate.applied) await withinContactLimit(trx, account, candidateId, now);
+        const billing = await billingClass(trx, { account, job, template, price, now });
+        const row = await invite(trx, {
+          accountId,
+          job,
+          candidateId,
+          candidate,
+          template,
+          price,
+          billing,
+          input,
+          completeBy,
+          now,
         });
-        if (row.delivery_path === 'email') {
-          await queue.enqueue(
-            trx,
-            'send-screening-invite',
-            { screeningId: row.id },
-            { key: `send-screening-invite:${row.id}` },
-          );
-        }
         const result: ScreeningTriggered = {
           screening: screeningView(row, now),
           billing: row.billing,
