@@ -1,7 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { LOCKED_WHEN_MANAGED, type PUBLISH_REQUIREMENTS } from '../../contract/errors.ts';
 import type { AuthoredJob, JobCreate, JobEdit } from '../../contract/job.ts';
-import { WORD_FIELDS } from '../../contract/job.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
@@ -20,11 +18,17 @@ import {
 import { type JobChanges, type JobRow, type PublicStatus, jobRepository } from './job-repository.ts';
 import { isManaged, statusAt, toJobView } from './job-view.ts';
 import type { Seal } from '../seal.ts';
+import {
+  checkWords,
+  lockedChanges,
+  mergeWords,
+  missingToPublish,
+  pickWords,
+  readExpiry,
+  type Words,
+} from './job-words.ts';
 import { slugify } from './slug.ts';
 
-type Words = Record<string, unknown>;
-
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const PUBLIC: readonly PublicStatus[] = ['published', 'closed', 'expired'];
 
 export interface EditResult {
@@ -36,53 +40,6 @@ export interface ConsoleJob extends AuthoredJob {
   pendingRevision: boolean;
   stagedRevision: Words | null;
   maxMatches: number | null;
-}
-
-function pickWords(input: Words): Words {
-  const words: Words = {};
-  for (const field of WORD_FIELDS) if (input[field] !== undefined) words[field] = input[field];
-  return words;
-}
-
-/** Words as stored: a field cleared with null is absent, so clearing an absent field is no change. */
-function mergeWords(base: Words, sent: Words): Words {
-  const words: Words = { ...base, ...sent };
-  for (const key of Object.keys(words)) if (words[key] === null) delete words[key];
-  return words;
-}
-
-function checkWords(words: Words): void {
-  const salary = words.salary as { min?: number; max?: number; currency?: string } | null | undefined;
-  if (salary?.min !== undefined && salary.max !== undefined && salary.min > salary.max) {
-    throw badRequest('salary.min must not exceed salary.max.', { field: 'salary.min' });
-  }
-  if (salary?.currency !== undefined && !CURRENCIES.has(salary.currency)) {
-    throw badRequest(`salary.currency "${salary.currency}" is not an ISO 4217 currency code.`, {
-      field: 'salary.currency',
-    });
-  }
-}
-
-function readExpiry(value: string | null | undefined, now: Date): Date | null | undefined {
-  if (value === undefined || value === null) return value;
-  const at = parseInstant(value);
-  if (at === null) throw badRequest('expiresAt must be an ISO 8601 date-time.', { field: 'expiresAt' });
-  if (at.getTime() <= now.getTime())
-    throw badRequest('expiresAt must be in the future.', { field: 'expiresAt' });
-  return at;
-}
-
-/** Which of title and category would change on a managed ad, directly or by promotion. */
-function lockedChanges(
-  live: Words,
-  sent: Words,
-  promotedLive: Words | null,
-): (typeof LOCKED_WHEN_MANAGED)[number][] {
-  return LOCKED_WHEN_MANAGED.filter(
-    (field) =>
-      (field in sent && !isDeepStrictEqual(sent[field], live[field])) ||
-      (promotedLive !== null && !isDeepStrictEqual(promotedLive[field], live[field])),
-  );
 }
 
 /** What closing a role needs of the screening area, which owns the screenings it ends. */
@@ -139,13 +96,8 @@ export function createJobService(deps: {
     }
     const words = { ...(row.content as Words), ...((row.staged as Words | null) ?? {}) };
     const firstPublish = row.first_published_at === null;
-    const missing: (typeof PUBLISH_REQUIREMENTS)[number][] = [];
-    if (typeof words.title !== 'string' || words.title.trim() === '') missing.push('title');
-    if (typeof words.description !== 'string' || words.description.trim() === '') missing.push('description');
-    if (firstPublish && !words.category) missing.push('category');
-    if (missing.length > 0) {
-      throw notPublishable(missing);
-    }
+    const missing = missingToPublish(words, firstPublish);
+    if (missing.length > 0) throw notPublishable(missing);
     if (acc.company_address === null) throw companyAddressRequired();
     let expiresAt: Date | null;
     if (expiryDays !== undefined)
