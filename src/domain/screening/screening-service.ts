@@ -14,7 +14,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { screeningInviteMail } from '../../mail/templates.ts';
 import { cvRepository } from '../cv/cv-repository.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
-import type { ConsentLocale } from '../consent/consent-texts.ts';
+import { isConsentLocale } from '../consent/consent-texts.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Seal } from '../seal.ts';
 import { type ScreeningRow, type TemplateRow, screeningRepository } from './screening-repository.ts';
@@ -250,7 +250,7 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       const person = await cvRepository.subject(db, row.candidate_kind, row.candidate_id);
       if (!person?.email || !person.name) return;
       const context = await cvRepository.context(db, row.account_id, row.job_id);
-      const locale = (['en', 'es', 'fr', 'pt'].includes(row.language) ? row.language : 'en') as ConsentLocale;
+      const locale = isConsentLocale(row.language) ? row.language : 'en';
       const mail = screeningInviteMail({
         locale,
         name: person.name,
