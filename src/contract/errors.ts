@@ -26,16 +26,18 @@ interface CatalogueEntry<P extends TProperties> {
   extra: TObject<P>;
   /** A realistic answer, for the document's examples. */
   example: { message: string } & Static<TObject<P>>;
-  /** Answered with a `Retry-After` header (seconds). */
-  retryAfter?: true;
+  /** A `Retry-After` header (seconds): on every answer, or when the service knows how long. */
+  retryAfter?: RetryAfter;
 }
+
+type RetryAfter = 'always' | 'when_known';
 
 const entry = <P extends TProperties = Record<never, never>>(
   status: number,
   when: string,
   example: { message: string } & Static<TObject<P>>,
   extra: P = {} as P,
-  retryAfter?: true,
+  retryAfter?: RetryAfter,
 ): CatalogueEntry<P> => ({
   status,
   when,
@@ -194,7 +196,7 @@ export const ERROR_CATALOGUE = {
     "The key's per-minute limit, or the job's own daily allowance of applications.",
     { message: 'This key is limited to 120 requests a minute; retry after 12 seconds.' },
     {},
-    true,
+    'always',
   ),
   daily_cap_reached: entry(
     429,
@@ -204,7 +206,7 @@ export const ERROR_CATALOGUE = {
       resetsAt: '2026-03-11T00:00:00.000Z',
     },
     { resetsAt: Type.String({ format: 'date-time', description: 'Midnight UTC, when the budget resets.' }) },
-    true,
+    'always',
   ),
   unsolicited_contact_limit: entry(
     429,
@@ -215,7 +217,7 @@ export const ERROR_CATALOGUE = {
       limit: 2,
     },
     { limit: Type.Integer({ description: 'Invitations allowed per person in any seven days.' }) },
-    true,
+    'always',
   ),
   header_too_large: entry(431, 'Request headers over 16 KiB.', {
     message: 'Request headers are larger than 16384 bytes.',
@@ -223,9 +225,13 @@ export const ERROR_CATALOGUE = {
   internal: entry(500, 'An unexpected failure; the detail is in the service log under the requestId.', {
     message: 'Something went wrong on our side. Quote the requestId to support.',
   }),
-  unavailable: entry(503, 'A dependency of the service (the database, the PDF checker) is not available.', {
-    message: 'The database is unreachable or its migrations are not applied.',
-  }),
+  unavailable: entry(
+    503,
+    'A dependency of the service (the database, the PDF checker) is not available, or the instance is stopping.',
+    { message: 'The CV checker is not available right now; retry the request shortly.' },
+    {},
+    'when_known',
+  ),
 };
 
 type Catalogue = typeof ERROR_CATALOGUE;
@@ -349,16 +355,22 @@ export function documentedErrors(codes: readonly ErrorCode[]): Record<number, TS
     const examples = Object.fromEntries(
       list.map((code) => [code, { summary: ERROR_CATALOGUE[code].when, value: exampleBody(code) }]),
     );
-    const retryAfter = list.some((code) => ERROR_CATALOGUE[code].retryAfter);
+    const retryAfter = list.map((code) => ERROR_CATALOGUE[code].retryAfter).filter(Boolean);
     responses[status] = Type.Object(
       { error },
       {
         description,
         'x-examples': examples,
-        ...(retryAfter
+        ...(retryAfter.length > 0
           ? {
               headers: {
-                'retry-after': Type.Integer({ minimum: 1, description: 'Seconds to wait before retrying.' }),
+                'retry-after': Type.Integer({
+                  minimum: 1,
+                  description:
+                    retryAfter.length === list.length && retryAfter.every((r) => r === 'always')
+                      ? 'Seconds to wait before retrying.'
+                      : 'Seconds to wait before retrying, when the service knows.',
+                }),
               },
             }
           : {}),

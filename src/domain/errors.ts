@@ -145,7 +145,8 @@ export const headerTooLarge = (maxBytes: number) =>
   new AppError('header_too_large', `Request headers are larger than ${maxBytes} bytes.`);
 export const internal = (message = 'Something went wrong on our side. Quote the requestId to support.') =>
   new AppError('internal', message);
-export const unavailable = (message: string) => new AppError('unavailable', message);
+export const unavailable = (message: string, retryAfterSeconds?: number) =>
+  new AppError('unavailable', message, {}, retryAfterSeconds);
 
 /** The codes that carry nothing beyond their message, by status: what Fastify's own 4xx become. */
 const PLAIN_BY_STATUS = {
