@@ -2,12 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
-import { type ConfiguredBlobStore, registerLocalUploadRoute } from './blob-store/index.ts';
+import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
-import { AppError } from './domain/errors.ts';
+import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
+import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
 import type { App } from './http/types.ts';
 import { registerErrorHandling, renderError } from './plugins/error-handler.ts';
 import { registerGuard } from './plugins/guard.ts';
@@ -81,8 +82,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       if (!socket.writable) return;
       const oversized = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
       const appError = oversized
-        ? new AppError('header_too_large', `Request headers are larger than ${MAX_HEADER_BYTES} bytes.`)
-        : new AppError('bad_request', 'The request could not be parsed as HTTP.');
+        ? headerTooLarge(MAX_HEADER_BYTES)
+        : badRequest('The request could not be parsed as HTTP.');
       const requestId = newId('req');
       const { statusCode, body } = renderError(appError, requestId);
       const reason = oversized ? 'Request Header Fields Too Large' : 'Bad Request';

@@ -24,7 +24,7 @@ import { mailRepository } from './mail/mail-repository.ts';
 import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
 import { createTaskQueue } from './tasks/queue.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
-import { createTaskAdmin } from './tasks/task-admin.ts';
+import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { taskRepository } from './tasks/task-repository.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
 
@@ -74,14 +74,14 @@ export function createServices(deps: ServiceDeps) {
     candidates: createCandidateService({ db, clock, uploads, files, queue }),
     keys: createKeyService({ db, clock }),
     idempotency,
-    jobs: createJobService({ db, clock, publicBaseUrl }),
+    jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
     cvLimits,
     cv,
     screening,
     taskHandlers,
-    tasks: createTaskAdmin({ db, clock }),
+    tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
     /** Retention and housekeeping; safe to run on several workers at once. */

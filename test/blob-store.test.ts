@@ -15,11 +15,10 @@ import {
   createBlobStore,
   LocalBlobStore,
   loadOrCreateSigningSecret,
-  registerLocalUploadRoute,
   S3BlobStore,
-  type UploadReceiver,
+  UploadRefusedError,
 } from '../src/blob-store/index.ts';
-import { AppError } from '../src/domain/errors.ts';
+import { registerLocalUploadRoute, type UploadReceiver } from '../src/http/uploads/receive-upload.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { newId } from '../src/lib/ids.ts';
 import { registerErrorHandling } from '../src/plugins/error-handler.ts';
@@ -223,7 +222,7 @@ describe('local blob store', () => {
       const lying = Readable.from([randomBytes(60), randomBytes(sent - 60)]);
       await assert.rejects(
         store.receive(key, query, { 'content-type': PDF, 'content-length': '100' }, lying),
-        (error: unknown) => error instanceof AppError && error.code === 'bad_request',
+        (error: unknown) => error instanceof UploadRefusedError && error.kind === 'malformed',
       );
       assert.equal(await store.size(key), null);
     }
@@ -247,7 +246,7 @@ describe('local blob store', () => {
     request.destroy();
     await waitFor('the server to start receiving', async () => (receiving.length > started ? true : null));
     const outcome = await receiving[started];
-    assert.ok(outcome instanceof AppError && outcome.code === 'bad_request', String(outcome));
+    assert.ok(outcome instanceof UploadRefusedError && outcome.kind === 'malformed', String(outcome));
     assert.match(outcome.message, /stopped before all 200000 bytes/);
     assert.equal(await store.size(key), null);
     assert.deepEqual(
@@ -453,7 +452,7 @@ describe('local blob store', () => {
         Readable.from([Buffer.from('abc')]),
       ),
       (error: unknown) =>
-        error instanceof AppError && error.code === 'forbidden' && /expired/.test(error.message),
+        error instanceof UploadRefusedError && error.kind === 'url_refused' && /expired/.test(error.message),
     );
   });
 });

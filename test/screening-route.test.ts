@@ -317,29 +317,116 @@ describe('400 bad_request', () => {
     }
   });
 
-  test('the body is checked before the job: a bad body on an unknown job is 400, not 404', async () => {
+  test('a malformed body (its schema) is 400 even on an unknown job: nothing is looked up for it', async () => {
+    const s = await scenario();
+    for (const body of [{ templateId: s.template.id, language: 'de' }, { templateId: 42 }, {}]) {
+      assertError(await triggerScreening(s.api, 'job_unknown', 'cand_unknown', body), 400, 'bad_request');
+    }
+  });
+});
+
+describe('check order: the path’s resources (job, then candidate), then the body', () => {
+  test('another account’s job is 404 whatever the template: its own, the caller’s, or one that does not exist', async () => {
+    const a = await scenario();
+    const b = await scenario();
+    for (const templateId of [a.template.id, b.template.id, 'tpl_does_not_exist']) {
+      assertError(
+        await triggerScreening(b.api, a.job.id, a.applicant.candidateId, { templateId }),
+        404,
+        'not_found',
+      );
+    }
+    assertError(
+      await triggerScreening(b.api, a.job.id, a.applicant.candidateId, {
+        templateId: a.template.id,
+        completeBy: at(-DAY),
+      }),
+      404,
+      'not_found',
+    );
+    assert.deepEqual(await rowsOf(a.account.id), []);
+    assert.deepEqual(await rowsOf(b.account.id), []);
+  });
+
+  test('an unknown or draft job is 404 before an inactive template or a past completeBy', async () => {
     const s = await scenario();
     const inactive = await newTemplate(ctx.app, s.account.id, { active: false });
+    const draft = await createDraft(s.api);
+    for (const jobId of ['job_unknown', draft.id]) {
+      for (const body of [
+        { templateId: inactive.id },
+        { templateId: s.template.id, completeBy: at(-DAY) },
+        { templateId: s.template.id, completeBy: at(365 * DAY) },
+      ]) {
+        assertError(await triggerScreening(s.api, jobId, s.applicant.candidateId, body), 404, 'not_found');
+      }
+    }
+  });
+
+  test('an unknown candidate, or another account’s, is 404 before the body; then the body is 400', async () => {
+    const s = await scenario();
+    const other = await scenario();
+    const inactive = await newTemplate(ctx.app, s.account.id, { active: false });
+    for (const candidateId of ['cand_unknown', other.applicant.candidateId]) {
+      assertError(
+        await triggerScreening(s.api, s.job.id, candidateId, { templateId: inactive.id }),
+        404,
+        'not_found',
+      );
+      assertError(
+        await triggerScreening(s.api, s.job.id, candidateId, {
+          templateId: s.template.id,
+          completeBy: at(-DAY),
+        }),
+        404,
+        'not_found',
+      );
+    }
+    // The same bodies on the role's own candidate: now the body is what is wrong.
     assertError(
-      await triggerScreening(s.api, 'job_unknown', 'cand_unknown', {
-        templateId: s.template.id,
-        language: 'de',
-      }),
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: inactive.id }),
       400,
       'bad_request',
     );
     assertError(
-      await triggerScreening(s.api, 'job_unknown', 'cand_unknown', { templateId: inactive.id }),
-      400,
-      'bad_request',
-    );
-    assertError(
-      await triggerScreening(s.api, 'job_unknown', 'cand_unknown', {
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, {
         templateId: s.template.id,
         completeBy: at(-DAY),
       }),
       400,
       'bad_request',
+    );
+    assert.deepEqual(await rowsOf(s.account.id), []);
+  });
+
+  test('an ad that is not managed is 409 before the candidate and the body', async () => {
+    const s = await scenario();
+    const inactive = await newTemplate(ctx.app, s.account.id, { active: false });
+    const plain = await createPublished(s.api, { title: 'Plain ad' });
+    for (const body of [{ templateId: inactive.id }, { templateId: s.template.id, completeBy: at(-DAY) }]) {
+      assertError(await triggerScreening(s.api, plain.id, 'cand_unknown', body), 409, 'ad_not_managed');
+    }
+  });
+
+  test('the body before the open screening, the price, the contact limit and the cap', async () => {
+    const s = await scenario({ includedScreeningsPerManagedAd: 0, monthlyOverageCapCents: 0 });
+    const inactive = await newTemplate(ctx.app, s.account.id, { active: false });
+    const unpriced = await newTemplate(ctx.app, s.account.id, { priceCents: null });
+    // Past the cap: 402 only once the body is good.
+    assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: inactive.id }),
+      400,
+      'bad_request',
+    );
+    assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: unpriced.id }),
+      409,
+      'price_unavailable',
+    );
+    assertError(
+      await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: s.template.id }),
+      402,
+      'overage_cap_reached',
     );
   });
 });
@@ -789,7 +876,7 @@ describe('isolation', () => {
     const bodyB = { templateId: b.template.id };
     // B's key, on A's job and candidate, with either template.
     assertError(await triggerScreening(b.api, a.job.id, a.applicant.candidateId, bodyB), 404, 'not_found');
-    assertError(await triggerScreening(b.api, a.job.id, a.applicant.candidateId, bodyA), 400, 'bad_request');
+    assertError(await triggerScreening(b.api, a.job.id, a.applicant.candidateId, bodyA), 404, 'not_found');
     // B's key, on its own job, with A's candidate.
     assertError(await triggerScreening(b.api, b.job.id, a.applicant.candidateId, bodyB), 404, 'not_found');
     const aPerson = await importCandidate(ctx, a.api);

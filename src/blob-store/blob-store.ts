@@ -25,6 +25,23 @@ export interface BlobStore {
   putFile(key: string, filePath: string): Promise<void>;
 }
 
+/**
+ * Why the local store refused a PUT to one of its presigned URLs: the URL itself (`url_refused`:
+ * incomplete, signed otherwise, or expired), the request's framing or body (`malformed`), its
+ * Content-Type (`wrong_type`), or a file already received for the key (`already_received`). The
+ * HTTP layer maps each kind to an answer; the store knows nothing of HTTP status codes.
+ */
+export type UploadRefusal = 'malformed' | 'url_refused' | 'wrong_type' | 'already_received';
+
+export class UploadRefusedError extends Error {
+  readonly kind: UploadRefusal;
+  constructor(kind: UploadRefusal, message: string) {
+    super(message);
+    this.name = 'UploadRefusedError';
+    this.kind = kind;
+  }
+}
+
 export class BlobNotFoundError extends Error {
   readonly key: string;
   constructor(key: string) {

@@ -9,6 +9,8 @@ export {
   type BlobStore,
   isValidKey,
   PDF_CONTENT_TYPE,
+  type UploadRefusal,
+  UploadRefusedError,
 } from './blob-store.ts';
 export {
   LocalBlobStore,
@@ -17,9 +19,8 @@ export {
   type UploadQuery,
 } from './local-store.ts';
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-store.ts';
-export { registerLocalUploadRoute, type UploadReceiver } from './upload-route.ts';
 
-/** Narrows on `kind`: only the local store receives PUTs itself (see registerLocalUploadRoute). */
+/** Narrows on `kind`: only the local store receives PUTs itself (src/http/uploads/receive-upload.ts). */
 export type ConfiguredBlobStore = LocalBlobStore | S3BlobStore;
 
 /** The S3-compatible store when S3_BUCKET is set, else files under DATA_DIR/blobs. */

@@ -5,7 +5,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../domain/errors.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import {
   assertValidBytes,
@@ -14,6 +13,7 @@ import {
   type BlobStore,
   isValidKey,
   PDF_CONTENT_TYPE,
+  UploadRefusedError,
 } from './blob-store.ts';
 
 const SECRET_FILE = 'upload-signing-key';
@@ -71,9 +71,9 @@ function wholeNumber(text: string | null): number | null {
 
 const AS_ISSUED = 'send the PUT to uploadUrl exactly as it was issued';
 
-function alreadyUploaded(): AppError {
-  return new AppError(
-    'conflict',
+function alreadyUploaded(): UploadRefusedError {
+  return new UploadRefusedError(
+    'already_received',
     'A file was already uploaded to this upload URL; request a new upload to send another file.',
   );
 }
@@ -86,8 +86,8 @@ function exactly(bytes: number): Transform {
       seen += chunk.length;
       if (seen > bytes) {
         callback(
-          new AppError(
-            'bad_request',
+          new UploadRefusedError(
+            'malformed',
             `The body is longer than the ${bytes} bytes this upload URL was issued for.`,
           ),
         );
@@ -98,8 +98,8 @@ function exactly(bytes: number): Transform {
     flush(callback: TransformCallback) {
       if (seen < bytes) {
         callback(
-          new AppError(
-            'bad_request',
+          new UploadRefusedError(
+            'malformed',
             `The body ended after ${seen} of the ${bytes} bytes this upload URL was issued for.`,
           ),
         );
@@ -114,9 +114,9 @@ function exactly(bytes: number): Transform {
 const CLIENT_GONE = new Set(['ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'EPIPE']);
 
 function uploadFailure(error: unknown, bytes: number): unknown {
-  if (error instanceof AppError) return error;
+  if (error instanceof UploadRefusedError) return error;
   if (CLIENT_GONE.has((error as NodeJS.ErrnoException).code ?? '')) {
-    return new AppError('bad_request', `The upload stopped before all ${bytes} bytes arrived.`);
+    return new UploadRefusedError('malformed', `The upload stopped before all ${bytes} bytes arrived.`);
   }
   return error;
 }
@@ -185,8 +185,8 @@ export class LocalBlobStore implements BlobStore {
   /**
    * Stores the body of a PUT to a presigned URL. Everything the URL binds is checked before a byte
    * is read; the body then streams to a temporary file that only becomes the object once exactly
-   * the declared bytes arrived and reached the disk. Every refusal is an AppError and leaves
-   * nothing behind.
+   * the declared bytes arrived and reached the disk. Every refusal is an UploadRefusedError and
+   * leaves nothing behind.
    */
   async receive(
     key: string,
@@ -195,7 +195,7 @@ export class LocalBlobStore implements BlobStore {
     body: Readable,
   ): Promise<void> {
     if (!isValidKey(key)) {
-      throw new AppError('bad_request', `The upload URL does not name a valid upload; ${AS_ISSUED}.`);
+      throw new UploadRefusedError('malformed', `The upload URL does not name a valid upload; ${AS_ISSUED}.`);
     }
     const bytes = this.#verifyUrl(key, query);
     this.#verifyHeaders(headers, bytes);
@@ -239,15 +239,15 @@ export class LocalBlobStore implements BlobStore {
     const bytes = wholeNumber(single(query, 'bytes'));
     const sig = single(query, 'sig');
     if (expires === null || bytes === null || bytes < 1 || sig === null || !/^[0-9a-f]{64}$/.test(sig)) {
-      throw new AppError('forbidden', `The upload URL is incomplete or malformed; ${AS_ISSUED}.`);
+      throw new UploadRefusedError('url_refused', `The upload URL is incomplete or malformed; ${AS_ISSUED}.`);
     }
     const expected = Buffer.from(signature(this.#secret, 'PUT', key, bytes, expires), 'hex');
     if (!timingSafeEqual(expected, Buffer.from(sig, 'hex'))) {
-      throw new AppError('forbidden', `The upload URL's signature does not match; ${AS_ISSUED}.`);
+      throw new UploadRefusedError('url_refused', `The upload URL's signature does not match; ${AS_ISSUED}.`);
     }
     if (this.#clock.now().getTime() > expires * 1000) {
-      throw new AppError(
-        'forbidden',
+      throw new UploadRefusedError(
+        'url_refused',
         `The upload URL expired at ${new Date(expires * 1000).toISOString()}; request a new upload.`,
       );
     }
@@ -257,22 +257,22 @@ export class LocalBlobStore implements BlobStore {
   #verifyHeaders(headers: IncomingHttpHeaders, bytes: number): void {
     const type = headers['content-type'];
     if (type === undefined || type.trim().toLowerCase() !== PDF_CONTENT_TYPE) {
-      throw new AppError(
-        'unsupported_media_type',
+      throw new UploadRefusedError(
+        'wrong_type',
         `Send the file with Content-Type: ${PDF_CONTENT_TYPE} exactly, without parameters` +
           (type === undefined ? '.' : ` (got "${type}").`),
       );
     }
     const length = headers['content-length'];
     if (length === undefined) {
-      throw new AppError(
-        'bad_request',
+      throw new UploadRefusedError(
+        'malformed',
         `Send Content-Length: ${bytes}; this upload URL takes exactly ${bytes} bytes and no chunked body.`,
       );
     }
     if (wholeNumber(length) !== bytes) {
-      throw new AppError(
-        'bad_request',
+      throw new UploadRefusedError(
+        'malformed',
         `Content-Length is ${length} but this upload URL was issued for exactly ${bytes} bytes.`,
       );
     }

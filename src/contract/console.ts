@@ -1,20 +1,35 @@
-import { Type } from 'typebox';
-import { COMPANY_ADDRESS_PATTERN } from '../domain/accounts/account-service.ts';
-import { LIMIT_COLUMNS } from '../domain/accounts/account-repository.ts';
-import { SCOPES } from '../domain/keys/scopes.ts';
+import { type Static, Type } from 'typebox';
+import { enumOf, SCOPES } from './vocabulary.ts';
+
+/** A company address: a URL slug of a-z, 0-9 and single hyphens (console.md). */
+export const COMPANY_ADDRESS_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])$';
+
+/** The account limits the console sets (console.md, Accounts). */
+export const LIMIT_NAMES = [
+  'requestsPerMinute',
+  'dailyApplications',
+  'jobDailyApplications',
+  'dailyCandidateImports',
+  'weeklyUnsolicitedContacts',
+  'managedAdSlots',
+  'includedScreeningsPerManagedAd',
+  'monthlyOverageCapCents',
+] as const;
+export type LimitName = (typeof LIMIT_NAMES)[number];
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
 const CompanyAddress = Type.String({ minLength: 2, maxLength: 60, pattern: COMPANY_ADDRESS_PATTERN });
 
 const limitProperties = Object.fromEntries(
-  Object.keys(LIMIT_COLUMNS).map((name) => [
+  LIMIT_NAMES.map((name) => [
     name,
     Type.Integer({ minimum: name === 'requestsPerMinute' ? 1 : 0, maximum: 1_000_000_000 }),
   ]),
-) as Record<keyof typeof LIMIT_COLUMNS, ReturnType<typeof Type.Integer>>;
+) as Record<LimitName, ReturnType<typeof Type.Integer>>;
 
 export const Limits = Type.Object(limitProperties, { additionalProperties: false });
+export type Limits = Static<typeof Limits>;
 
 export const Account = Type.Object({
   id: Type.String(),
@@ -22,9 +37,10 @@ export const Account = Type.Object({
   companyName: Type.Union([Type.String(), Type.Null()]),
   logoUrl: Type.Union([Type.String(), Type.Null()]),
   companyAddress: Type.Union([Type.String(), Type.Null()]),
-  dpaAcceptedAt: Type.Union([Type.String(), Type.Null()]),
+  dpaAcceptedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   limits: Limits,
 });
+export type Account = Static<typeof Account>;
 
 export const AccountCreate = Type.Object(
   {
@@ -35,6 +51,7 @@ export const AccountCreate = Type.Object(
   },
   { additionalProperties: false },
 );
+export type AccountCreate = Static<typeof AccountCreate>;
 
 export const AccountPatch = Type.Object(
   {
@@ -47,6 +64,7 @@ export const AccountPatch = Type.Object(
   },
   { additionalProperties: false },
 );
+export type AccountPatch = Static<typeof AccountPatch>;
 
 export const AccountParams = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 64 }) });
 export const KeyParams = Type.Object({
@@ -56,6 +74,7 @@ export const KeyParams = Type.Object({
 
 export const KeyCreate = Type.Object(
   {
+    // Plain strings, not the enum: the key service names the unknown scope in its 400.
     scopes: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
       minItems: 1,
       maxItems: SCOPES.length * 2,
@@ -64,3 +83,15 @@ export const KeyCreate = Type.Object(
   },
   { additionalProperties: false },
 );
+export type KeyCreate = Static<typeof KeyCreate>;
+
+/** A key as the console lists it; the secret is never part of it. */
+export const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  scopes: Type.Array(enumOf(SCOPES)),
+  createdAt: Type.String({ format: 'date-time' }),
+  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type ApiKey = Static<typeof ApiKey>;

@@ -1,6 +1,252 @@
-import { type TSchema, Type } from 'typebox';
-import { ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
+import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import { enumOf, SCOPES } from './vocabulary.ts';
 
+/** The spec's `cv_rejected.reason` values (api.md, Errors). */
+export const CV_REJECT_REASONS = [
+  'wrong_type',
+  'too_large',
+  'too_many_pages',
+  'encrypted',
+  'no_text_layer',
+  'corrupt',
+] as const;
+export type CvRejectReason = (typeof CV_REJECT_REASONS)[number];
+
+/** What a job can be missing at publish (`not_publishable.missing`). */
+export const PUBLISH_REQUIREMENTS = ['title', 'description', 'category'] as const;
+/** What a managed ad keeps fixed (`managed_ad_locked.fields`). */
+export const LOCKED_WHEN_MANAGED = ['title', 'category'] as const;
+const JOB_STATUSES = ['draft', 'published', 'closed', 'expired'] as const;
+
+interface CatalogueEntry<P extends TProperties> {
+  status: number;
+  /** When the service answers it, as an integrator reads it (api.md's table where it has one). */
+  when: string;
+  /** The code's fields beside `code`, `message` and `requestId`. */
+  extra: TObject<P>;
+  /** A realistic answer, for the document's examples. */
+  example: { message: string } & Static<TObject<P>>;
+  /** A `Retry-After` header (seconds): on every answer, or when the service knows how long. */
+  retryAfter?: RetryAfter;
+}
+
+type RetryAfter = 'always' | 'when_known';
+
+const entry = <P extends TProperties = Record<never, never>>(
+  status: number,
+  when: string,
+  example: { message: string } & Static<TObject<P>>,
+  extra: P = {} as P,
+  retryAfter?: RetryAfter,
+): CatalogueEntry<P> => ({
+  status,
+  when,
+  extra: Type.Object(extra),
+  example,
+  ...(retryAfter ? { retryAfter } : {}),
+});
+
+const field = Type.String({ description: 'The field, query parameter or header at fault.' });
+
+/**
+ * The one catalogue of errors the service answers with: each code's HTTP status, its extra fields
+ * (typed, so the domain's named constructors and the OpenAPI document are derived from the same
+ * table) and an example. A code is added here first; nothing else may invent one.
+ */
+export const ERROR_CATALOGUE = {
+  bad_request: entry(
+    400,
+    'A malformed query parameter, path parameter or body; a missing Idempotency-Key where required; a forbidden field in a job write.',
+    { message: 'salary.min must not exceed salary.max.', field: 'salary.min' },
+    { field: Type.Optional(field) },
+  ),
+  upload_invalid: entry(
+    400,
+    '`cv.uploadId` names no live upload: never issued to this account, already used, expired, or nothing was PUT.',
+    {
+      message:
+        'cv.uploadId names no live upload: it has already been used. Start a new upload with POST /v1/uploads.',
+    },
+  ),
+  unauthorized: entry(401, 'No key, or an invalid or revoked key.', {
+    message: 'The API key is not valid, or has been revoked.',
+  }),
+  overage_cap_reached: entry(
+    402,
+    "The screening is past the ad's included screenings and would take the month's overage past the account's cap.",
+    {
+      message:
+        "This screening's price would take the month's overage past the account's cap; a billing admin can raise it in the console.",
+      priceCents: 1500,
+      currency: 'AUD',
+      capCents: 50000,
+      spendCents: 49000,
+    },
+    {
+      priceCents: Type.Integer({ description: "The template's price, locked at the call." }),
+      currency: enumOf(['AUD', 'USD'] as const),
+      capCents: Type.Integer({ description: "The account's monthly overage cap." }),
+      spendCents: Type.Integer({ description: 'Overage committed this month (completed and still open).' }),
+    },
+  ),
+  forbidden: entry(
+    403,
+    "The key lacks the route's scope.",
+    { message: 'This key lacks the scope "jobs:write" that this route needs.', missingScope: 'jobs:write' },
+    { missingScope: Type.Optional(enumOf(SCOPES, 'The scope the route needs.')) },
+  ),
+  not_found: entry(
+    404,
+    "Not this account's (another account's id answers the same), a draft on a read, or an unknown id.",
+    { message: 'Job was not found.' },
+  ),
+  conflict: entry(
+    409,
+    'An Idempotency-Key used by a different request or one still running; close or manage of a job that is not published; a screening already open; a taken company address.',
+    { message: 'Only a published job can be closed; this one is draft.', status: 'draft' },
+    {
+      status: Type.Optional(enumOf(JOB_STATUSES, "The job's status, when the job's state is the conflict.")),
+      field: Type.Optional(field),
+    },
+  ),
+  job_not_open: entry(
+    409,
+    'An application to a job that is not published.',
+    { message: 'The job is closed; only a published job takes applications.', status: 'closed' },
+    { status: enumOf(['draft', 'closed', 'expired'] as const, "The job's status.") },
+  ),
+  managed_ad_locked: entry(
+    409,
+    'An edit (or a promotion of staged words) would change the title or category of a managed ad; nothing is written.',
+    { message: 'This ad is managed: title cannot change while it is.', fields: ['title'] },
+    {
+      fields: Type.Array(enumOf(LOCKED_WHEN_MANAGED), {
+        minItems: 1,
+        description: 'The locked fields the edit would change.',
+      }),
+    },
+  ),
+  company_address_required: entry(409, 'A publish before the account chose a company address.', {
+    message:
+      'Choose a company address in the account console first, then publish again with a new Idempotency-Key.',
+  }),
+  ad_not_managed: entry(409, 'A screening on an ad that is not managed.', {
+    message: 'Only a managed, published ad can screen candidates.',
+  }),
+  price_unavailable: entry(409, "The screening template's price cannot be read.", {
+    message: "The template's price cannot be read; the screening was not sent.",
+  }),
+  dpa_required: entry(
+    409,
+    'A key with applications:write before the account accepted the data-processing addendum.',
+    {
+      message:
+        'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
+    },
+  ),
+  no_slot_available: entry(409, 'Managing an ad when every managed-ad slot of the account is taken.', {
+    message: "Every one of the account's 5 managed-ad slots is taken.",
+  }),
+  payload_too_large: entry(413, 'The request body is larger than 1 MiB.', {
+    message: 'The request body is larger than the service accepts (1 MiB).',
+  }),
+  unsupported_media_type: entry(415, 'A body that is not JSON.', {
+    message: 'Send the body as JSON with Content-Type: application/json.',
+  }),
+  not_publishable: entry(
+    422,
+    'A publish of a job missing what publishing needs (`category` only on the first publish).',
+    {
+      message: 'The job cannot be published without description, category.',
+      missing: ['description', 'category'],
+    },
+    {
+      missing: Type.Array(enumOf(PUBLISH_REQUIREMENTS), {
+        minItems: 1,
+        description: 'What the job lacks.',
+      }),
+    },
+  ),
+  consent_invalid: entry(
+    422,
+    'The receipt names a text or version never handed out, `acceptedAt` is unreadable or more than five minutes ahead, or `ip` or `userAgent` is empty.',
+    { message: 'consent.ip must not be empty.', field: 'consent.ip' },
+    { field: Type.String({ description: 'The receipt field at fault, e.g. `consent.version`.' }) },
+  ),
+  attestation_required: entry(422, '`lawfulBasis.attested` was not `true`.', {
+    message: 'lawfulBasis.attested must be true: the account attests its lawful basis.',
+  }),
+  cv_rejected: entry(
+    422,
+    'The PDF is not a readable CV; the file is discarded.',
+    {
+      message: 'The CV was refused: encrypted.',
+      reason: 'encrypted',
+      detail: "Your PDF is protected with a password, so we can't open it.",
+      fix: 'Remove the password (for example, open the file and save or print it as a new PDF without protection), then upload the new file.',
+    },
+    {
+      reason: enumOf(CV_REJECT_REASONS),
+      detail: Type.String({ description: 'What is wrong, written to be shown to the candidate.' }),
+      fix: Type.String({ description: 'What the candidate can do, written to be shown to them.' }),
+    },
+  ),
+  rate_limited: entry(
+    429,
+    "The key's per-minute limit, or the job's own daily allowance of applications.",
+    { message: 'This key is limited to 120 requests a minute; retry after 12 seconds.' },
+    {},
+    'always',
+  ),
+  daily_cap_reached: entry(
+    429,
+    "The account's daily applications or daily candidate imports are spent (UTC day).",
+    {
+      message: "The account's daily budget of 500 applications is spent; it resets at midnight UTC.",
+      resetsAt: '2026-03-11T00:00:00.000Z',
+    },
+    { resetsAt: Type.String({ format: 'date-time', description: 'Midnight UTC, when the budget resets.' }) },
+    'always',
+  ),
+  unsolicited_contact_limit: entry(
+    429,
+    'A screening of a person who did not apply to the role, past the weekly limit of unsolicited contact.',
+    {
+      message:
+        'This person did not apply to the role and was already contacted 2 times in the last seven days (limit 2).',
+      limit: 2,
+    },
+    { limit: Type.Integer({ description: 'Invitations allowed per person in any seven days.' }) },
+    'always',
+  ),
+  header_too_large: entry(431, 'Request headers over 16 KiB.', {
+    message: 'Request headers are larger than 16384 bytes.',
+  }),
+  internal: entry(500, 'An unexpected failure; the detail is in the service log under the requestId.', {
+    message: 'Something went wrong on our side. Quote the requestId to support.',
+  }),
+  unavailable: entry(
+    503,
+    'A dependency of the service (the database, the PDF checker) is not available, or the instance is stopping.',
+    { message: 'The CV checker is not available right now; retry the request shortly.' },
+    {},
+    'when_known',
+  ),
+};
+
+type Catalogue = typeof ERROR_CATALOGUE;
+export type ErrorCode = keyof Catalogue;
+/** The extra fields of each code, as the error body carries them. */
+export type ErrorExtras = { [C in ErrorCode]: Static<Catalogue[C]['extra']> };
+export type ErrorExtra<C extends ErrorCode> = ErrorExtras[C];
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_CATALOGUE[code].status;
+}
+
+/** The generic error body: every code's shape is this with its own extra fields beside. */
 export const ErrorBody = Type.Object(
   {
     error: Type.Object(
@@ -18,6 +264,43 @@ export const ErrorBody = Type.Object(
   { $id: 'Error', title: 'Error' },
 );
 
+/** `job_not_open` → `JobNotOpenError`: the component each code's body is documented under. */
+export function errorSchemaId(code: ErrorCode): string {
+  return `${code.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}Error`;
+}
+
+const EXAMPLE_REQUEST_ID = 'req_01J9Z6Q4T8N5V2W7X3Y0K1M6PB';
+
+function exampleBody(code: ErrorCode) {
+  const { message, ...extra } = ERROR_CATALOGUE[code].example as { message: string };
+  return { error: { code, message, requestId: EXAMPLE_REQUEST_ID, ...extra } };
+}
+
+/**
+ * One schema per code, for the document's components: the `error` object with that code's extras,
+ * closed. The responses pick among them by `code` (an OpenAPI discriminator).
+ */
+export function errorSchemas(): TSchema[] {
+  return ERROR_CODES.map((code) => {
+    const { extra, when, status } = ERROR_CATALOGUE[code];
+    return Type.Object(
+      {
+        code: Type.Literal(code),
+        message: Type.String({ description: 'What went wrong, for a developer.' }),
+        requestId: Type.String({ description: 'Quote it to support; also the x-request-id header.' }),
+        ...extra.properties,
+      },
+      {
+        additionalProperties: false,
+        $id: errorSchemaId(code),
+        title: errorSchemaId(code),
+        description: `${status} \`${code}\`: ${when}`,
+        examples: [exampleBody(code).error],
+      },
+    );
+  });
+}
+
 /** Errors any authenticated /v1 route can answer; attached to every route by `documentedErrors`. */
 const SHARED_V1: ErrorCode[] = [
   'bad_request',
@@ -25,39 +308,74 @@ const SHARED_V1: ErrorCode[] = [
   'forbidden',
   'payload_too_large',
   'unsupported_media_type',
+  'header_too_large',
   'internal',
 ];
 
-const EXTRA_FIELDS: Partial<Record<ErrorCode, string>> = {
-  overage_cap_reached: 'priceCents, currency, capCents, spendCents',
-  job_not_open: 'status',
-  managed_ad_locked: 'fields (string[])',
-  not_publishable: 'missing (string[])',
-  cv_rejected: 'reason, detail, fix',
-};
-
-/**
- * The response entries for a route's errors, grouped by HTTP status, each naming its codes.
- * `rateLimited` adds the 429 `rate_limited` every limited route can answer.
- */
-export function documentedErrors(
-  codes: ErrorCode[],
+/** The codes a route answers, in the order of their status: the route's error list as data. */
+export function routeErrorCodes(
+  codes: readonly ErrorCode[],
   options: { rateLimited?: boolean; shared?: boolean } = {},
-) {
+): ErrorCode[] {
   const all = new Set<ErrorCode>(codes);
   if (options.shared !== false) for (const code of SHARED_V1) all.add(code);
   if (options.rateLimited) all.add('rate_limited');
+  return [...all].sort(
+    (a, b) => errorStatus(a) - errorStatus(b) || ERROR_CODES.indexOf(a) - ERROR_CODES.indexOf(b),
+  );
+}
+
+/**
+ * A route's error responses, one per HTTP status: the body schema of each code it can answer there
+ * (a reference to the code's component; several codes are `oneOf` them), a named example per code,
+ * and `Retry-After` where the codes send it.
+ */
+export function documentedErrors(codes: readonly ErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of all) {
-    const status = ERROR_STATUS[code];
+  for (const code of codes) {
+    const status = errorStatus(code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<number, TSchema> = {};
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const described = list.map((code) =>
-      EXTRA_FIELDS[code] ? `\`${code}\` (extra: ${EXTRA_FIELDS[code]})` : `\`${code}\``,
+  for (const [status, list] of byStatus) {
+    const refs = list.map((code) => Type.Ref(errorSchemaId(code)));
+    const description = `Error: ${list.map((code) => `\`${code}\``).join(', ')}.`;
+    const error =
+      refs.length === 1
+        ? refs[0]!
+        : Type.Unsafe({
+            oneOf: refs,
+            discriminator: {
+              propertyName: 'code',
+              mapping: Object.fromEntries(
+                list.map((code) => [code, `#/components/schemas/${errorSchemaId(code)}`]),
+              ),
+            },
+          });
+    const examples = Object.fromEntries(
+      list.map((code) => [code, { summary: ERROR_CATALOGUE[code].when, value: exampleBody(code) }]),
     );
-    responses[status] = Type.Ref('Error', { description: `Error: ${described.join(', ')}.` });
+    const retryAfter = list.map((code) => ERROR_CATALOGUE[code].retryAfter).filter(Boolean);
+    responses[status] = Type.Object(
+      { error },
+      {
+        description,
+        'x-examples': examples,
+        ...(retryAfter.length > 0
+          ? {
+              headers: {
+                'retry-after': Type.Integer({
+                  minimum: 1,
+                  description:
+                    retryAfter.length === list.length && retryAfter.every((r) => r === 'always')
+                      ? 'Seconds to wait before retrying.'
+                      : 'Seconds to wait before retrying, when the service knows.',
+                }),
+              },
+            }
+          : {}),
+      },
+    );
   }
   return responses;
 }

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { CONSENT_LOCALES } from '../domain/consent/consent-texts.ts';
+import { PUBLIC_STATUSES } from './job.ts';
+import { enumOf, LocaleSchema as Locale } from './vocabulary.ts';
 
-const Locale = Type.Unsafe<(typeof CONSENT_LOCALES)[number]>({ type: 'string', enum: [...CONSENT_LOCALES] });
 const Email = Type.String({
   format: 'email',
   minLength: 3,
@@ -30,10 +30,11 @@ export const ConsentTextQuery = Type.Object(
 
 export const ConsentTextBody = Type.Object({
   consentTextId: Type.String(),
-  version: Type.String(),
+  version: Type.String({ description: 'Changes whenever the wording does; sent back in consent.version.' }),
   locale: Locale,
   text: Type.String({ description: 'Rendered unmodified beside the apply button.' }),
 });
+export type ConsentText = Static<typeof ConsentTextBody>;
 
 /** Uploads bigger than the largest CV_MAX_BYTES an operator can set are refused at once. */
 export const MAX_UPLOAD_BYTES = 104_857_600;
@@ -55,6 +56,7 @@ export const UploadSlotBody = Type.Object({
   uploadUrl: Type.String({ description: 'Presigned PUT address for the PDF.' }),
   expiresAt: Type.String({ format: 'date-time', description: 'PUT deadline.' }),
 });
+export type UploadSlot = Static<typeof UploadSlotBody>;
 
 export const ConsentReceipt = Type.Object(
   {
@@ -69,6 +71,7 @@ export const ConsentReceipt = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ConsentReceipt = Static<typeof ConsentReceipt>;
 
 /** The account's attestation; fields beside `attested` are kept with it as the account's own record. */
 export const LawfulBasis = Type.Object(
@@ -111,30 +114,30 @@ export const ApplicationWrite = Type.Object(
 );
 export type ApplicationWrite = Static<typeof ApplicationWrite>;
 
+export const APPLICATION_STATUSES = ['received', 'withdrawn'] as const;
+export const CV_STATUSES = ['processing', 'staged', 'claimed', 'deleted', 'failed'] as const;
+
 export const ApplicationCreatedBody = Type.Object({
   applicationId: Type.String(),
   candidateId: Type.String({ description: 'Same value as applicationId.' }),
-  status: Type.String({ description: '`received`' }),
-  cvStatus: Type.String({
-    description: "`processing`; on a duplicate, the existing application's current value.",
-  }),
-  job: Type.Optional(Type.Object({ id: Type.String(), status: Type.String() })),
-  duplicate: Type.Optional(Type.Boolean()),
+  status: enumOf(APPLICATION_STATUSES, "`received`; on a duplicate, the existing application's status."),
+  cvStatus: enumOf(CV_STATUSES, "`processing`; on a duplicate, the existing application's current value."),
+  job: Type.Optional(Type.Object({ id: Type.String(), status: enumOf(PUBLIC_STATUSES) })),
+  duplicate: Type.Optional(Type.Literal(true)),
 });
+export type ApplicationCreated = Static<typeof ApplicationCreatedBody>;
 
 export const ApplicationStatusBody = Type.Object({
   applicationId: Type.String(),
   jobId: Type.String(),
   candidateId: Type.String(),
-  status: Type.Unsafe<'received' | 'withdrawn'>({ type: 'string', enum: ['received', 'withdrawn'] }),
-  cvStatus: Type.Unsafe<string>({
-    type: 'string',
-    enum: ['processing', 'staged', 'claimed', 'deleted', 'failed'],
-  }),
+  status: enumOf(APPLICATION_STATUSES),
+  cvStatus: enumOf(CV_STATUSES),
   createdAt: Type.String({ format: 'date-time' }),
   claimedAt: Type.Optional(Type.String({ format: 'date-time' })),
-  reason: Type.Optional(Type.String({ description: 'Present on withdrawn: `cv_unreadable`.' })),
+  reason: Type.Optional(enumOf(['cv_unreadable'] as const, 'Present on withdrawn.')),
 });
+export type ApplicationStatus = Static<typeof ApplicationStatusBody>;
 
 export const CandidateWrite = Type.Object(
   {
@@ -149,16 +152,25 @@ export const CandidateWrite = Type.Object(
 );
 export type CandidateWrite = Static<typeof CandidateWrite>;
 
+export const IMPORT_OUTCOMES = [
+  'queued',
+  'existing_account',
+  'suppressed',
+  'already_imported',
+  'rejected',
+] as const;
+
 export const CandidateCreatedBody = Type.Object({
   candidateId: Type.String(),
-  status: Type.Unsafe<string>({
-    type: 'string',
-    enum: ['queued', 'existing_account', 'suppressed', 'already_imported', 'rejected'],
-  }),
-  cvStatus: Type.Unsafe<string>({ type: 'string', enum: ['processing', 'none'] }),
+  status: enumOf(IMPORT_OUTCOMES),
+  cvStatus: enumOf(['processing', 'none'] as const),
   rejection: Type.Optional(
-    Type.Object({ reason: Type.String(), detail: Type.String() }, { description: 'Present on rejected.' }),
+    Type.Object(
+      { reason: enumOf(['not_a_cv'] as const), detail: Type.String() },
+      { description: 'Present on rejected.' },
+    ),
   ),
 });
+export type CandidateCreated = Static<typeof CandidateCreatedBody>;
 
 export const ApplicationParams = Type.Object({ applicationId: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,4 +1,5 @@
 import { type Static, type TOptional, type TSchema, Type } from 'typebox';
+import { enumOf } from './vocabulary.ts';
 
 export const CATEGORIES = [
   'engineering',
@@ -39,8 +40,6 @@ export const MAX = {
   shortText: 200,
 } as const;
 
-const enumOf = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 const nullable = <
   T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Object> | ReturnType<typeof enumOf>,
 >(

@@ -1,5 +1,8 @@
-import { Type } from 'typebox';
-import { CONSENT_LOCALES } from '../domain/consent/consent-texts.ts';
+import { type Static, Type } from 'typebox';
+import { enumOf, LocaleSchema } from './vocabulary.ts';
+
+export const CURRENCIES = ['AUD', 'USD'] as const;
+const Currency = enumOf(CURRENCIES);
 
 export const SCREENING_MESSAGE_MAX = 2_000;
 
@@ -22,40 +25,45 @@ export const ScreeningRequestBody = Type.Object(
         description: 'A note the candidate reads in the invitation.',
       }),
     ),
-    language: Type.Optional(
-      Type.Unsafe<(typeof CONSENT_LOCALES)[number]>({ type: 'string', enum: [...CONSENT_LOCALES] }),
-    ),
+    language: Type.Optional(LocaleSchema),
   },
   { additionalProperties: false },
 );
+export type ScreeningRequest = Static<typeof ScreeningRequestBody>;
 
 export const ScreeningParams = Type.Object({
   jobId: Type.String({ minLength: 1, maxLength: 64 }),
   candidateId: Type.String({ minLength: 1, maxLength: 64 }),
 });
 
-export const ScreeningTriggeredBody = Type.Object({
-  screening: Type.Object({
-    screeningId: Type.String(),
-    jobId: Type.String(),
-    candidateId: Type.String(),
-    templateId: Type.String(),
-    status: Type.String({
-      description:
-        '`invited`; later `completed`, `expired` (after completeBy) or `cancelled` (the role closed).',
-    }),
-    deliveryPath: Type.String({
-      description: '`virtual_cv` (an interview request on a claimed virtual CV) or `email`.',
-    }),
-    completeBy: Type.String({ format: 'date-time' }),
-    requestedAt: Type.String({ format: 'date-time' }),
-  }),
-  billing: Type.String({ description: '`included` or `overage`.' }),
-  priceCents: Type.Integer(),
-  currency: Type.String({ description: '`AUD` or `USD`.' }),
+export const Screening = Type.Object({
+  screeningId: Type.String(),
+  jobId: Type.String(),
+  candidateId: Type.String(),
+  templateId: Type.String(),
+  status: enumOf(
+    ['invited', 'completed', 'expired', 'cancelled'] as const,
+    '`invited`; later `completed`, `expired` (after completeBy) or `cancelled` (the role closed).',
+  ),
+  deliveryPath: enumOf(
+    ['virtual_cv', 'email'] as const,
+    '`virtual_cv` (an interview request on a claimed virtual CV) or `email`.',
+  ),
+  completeBy: Type.String({ format: 'date-time' }),
+  requestedAt: Type.String({ format: 'date-time' }),
 });
+export type Screening = Static<typeof Screening>;
 
-const Currency = Type.Unsafe<'AUD' | 'USD'>({ type: 'string', enum: ['AUD', 'USD'] });
+export const ScreeningTriggeredBody = Type.Object({
+  screening: Screening,
+  billing: enumOf(
+    ['included', 'overage'] as const,
+    "`included` (one of the managed ad's included screenings) or `overage` (billed at priceCents if it completes).",
+  ),
+  priceCents: Type.Integer({ description: "The template's cost per screening, locked at the call." }),
+  currency: Currency,
+});
+export type ScreeningTriggered = Static<typeof ScreeningTriggeredBody>;
 const Price = Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Null()]);
 
 export const TemplateCreate = Type.Object(
@@ -67,6 +75,8 @@ export const TemplateCreate = Type.Object(
   },
   { additionalProperties: false },
 );
+export type TemplateCreate = Static<typeof TemplateCreate>;
+
 export const TemplatePatch = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -76,3 +86,14 @@ export const TemplatePatch = Type.Object(
   },
   { additionalProperties: false },
 );
+export type TemplatePatch = Static<typeof TemplatePatch>;
+
+/** A screening template as the console shows it; `priceCents` null means the price cannot be read. */
+export const ScreeningTemplate = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  priceCents: Price,
+  currency: Currency,
+  active: Type.Boolean(),
+});
+export type ScreeningTemplate = Static<typeof ScreeningTemplate>;

@@ -105,7 +105,7 @@ export interface ApplicationsTable {
   blob_key: string | null;
   status: 'received' | 'withdrawn';
   cv_status: 'processing' | 'staged' | 'claimed' | 'deleted' | 'failed';
-  reason: string | null;
+  reason: 'cv_unreadable' | null;
   claimed_at: NullableTimestamp;
   staged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
@@ -225,7 +225,8 @@ export interface ScreeningsTable {
   delivery_path: 'virtual_cv' | 'email';
   billing: 'included' | 'overage';
   price_cents: number;
-  currency: string;
+  /** Copied from the template at the call, whose column is checked to these two. */
+  currency: 'AUD' | 'USD';
   managed_since: Timestamp;
   unsolicited: boolean;
   message: string | null;

@@ -1,4 +1,4 @@
-import type { ConsentLocale } from '../domain/consent/consent-texts.ts';
+import type { Locale as ConsentLocale } from '../contract/vocabulary.ts';
 import { escapeHtml } from '../lib/html.ts';
 
 export interface ClaimMailInput {

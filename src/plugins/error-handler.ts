@@ -1,5 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
+import {
+  AppError,
+  badRequest,
+  errorForStatus,
+  internal,
+  noRoute,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from '../domain/errors.ts';
 
 export interface RenderedError {
   statusCode: number;
@@ -75,41 +83,30 @@ export function toAppError(error: FastifyError): AppError | null {
   if (error instanceof AppError) return error;
   if (error.validation && error.validation.length > 0) {
     const { message, field } = describeValidation(error.validation[0] as AjvIssue, error.validationContext);
-    return new AppError('bad_request', message, { field });
+    return badRequest(message, { field });
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(
-        'unsupported_media_type',
-        'Send the body as JSON with Content-Type: application/json.',
-      );
+      return unsupportedMediaType('Send the body as JSON with Content-Type: application/json.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(
-        'payload_too_large',
-        'The request body is larger than the service accepts (1 MiB).',
-      );
+      return payloadTooLarge();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError(
-        'bad_request',
+      return badRequest(
         'The body is empty but Content-Type says JSON; send a JSON object or no Content-Type.',
       );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('bad_request', 'The request body is not valid JSON.');
+      return badRequest('The request body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('bad_request', 'Content-Length does not match the body sent.');
+      return badRequest('Content-Length does not match the body sent.');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
-      return new AppError('bad_request', 'The request URL is malformed.');
+      return badRequest('The request URL is malformed.');
   }
   if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
-    return new AppError('bad_request', 'The request body is not valid JSON.');
+    return badRequest('The request body is not valid JSON.');
   }
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) {
-    const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ??
-      'bad_request') as ErrorCode;
-    return new AppError(code, error.message);
-  }
+  if (status >= 400 && status < 500) return errorForStatus(status, error.message);
   return null;
 }
 
@@ -131,10 +128,7 @@ export function registerErrorHandling(app: FastifyInstance, onError: ErrorObserv
     let appError = toAppError(error);
     if (appError === null) {
       request.log.error({ err: error }, 'unexpected failure');
-      appError = new AppError(
-        'internal',
-        'Something went wrong on our side. Quote the requestId to support.',
-      );
+      appError = internal();
     } else if (appError.status >= 500) {
       request.log.error({ err: error }, 'service failure');
     }
@@ -145,10 +139,6 @@ export function registerErrorHandling(app: FastifyInstance, onError: ErrorObserv
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendError(
-      reply,
-      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
-      request.id,
-    );
+    sendError(reply, noRoute(request.method, request.url.split('?')[0]!), request.id);
   });
 }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../domain/errors.ts';
+import { AppError, missingScope, rateLimited, unauthorized } from '../domain/errors.ts';
 import { type KeyService, type Principal, hashSecret, plausibleSecret } from '../domain/keys/key-service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { addressBucket } from '../lib/client-address.ts';
@@ -58,7 +58,7 @@ function refusal(message: string, retryAfter: number): AppError {
   const depth = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return new AppError('rate_limited', message, {}, retryAfter);
+    return rateLimited(message, retryAfter);
   } finally {
     Error.stackTraceLimit = depth;
   }
@@ -179,11 +179,7 @@ export function registerGuard(
     const principal = await keys.authenticateHash(hash);
     if (principal === null) {
       knownKeys.delete(hash);
-      return failure(
-        request,
-        nowMs,
-        new AppError('unauthorized', 'The API key is not valid, or has been revoked.'),
-      );
+      return failure(request, nowMs, unauthorized('The API key is not valid, or has been revoked.'));
     }
     knownKeys.set(hash, { keyId: principal.keyId, limit: principal.requestsPerMinute });
     if (counted) {
@@ -211,7 +207,7 @@ export function registerGuard(
         (await failure(
           request,
           nowMs,
-          new AppError('unauthorized', 'The console needs Authorization: Bearer <console token>.'),
+          unauthorized('The console needs Authorization: Bearer <console token>.'),
         ))
       );
     }
@@ -223,11 +219,8 @@ export function registerGuard(
           request,
           nowMs,
           secret === null
-            ? new AppError(
-                'unauthorized',
-                'Send an API key as Authorization: Bearer <key> or in the x-api-key header.',
-              )
-            : new AppError('unauthorized', 'The API key is not valid, or has been revoked.'),
+            ? unauthorized('Send an API key as Authorization: Bearer <key> or in the x-api-key header.')
+            : unauthorized('The API key is not valid, or has been revoked.'),
         ))
       );
     }
@@ -239,9 +232,7 @@ export function registerGuard(
     }
     request.principal = outcome;
     if (!outcome.scopes.has(config.scope!)) {
-      throw new AppError('forbidden', `This key lacks the scope "${config.scope}" that this route needs.`, {
-        missingScope: config.scope,
-      });
+      throw missingScope(config.scope!);
     }
   });
 }

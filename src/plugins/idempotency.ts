@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/connect.ts';
-import { AppError, badRequest } from '../domain/errors.ts';
+import { type AppError, badRequest, internal } from '../domain/errors.ts';
 import { type IdempotencyService, requestHash } from '../domain/idempotency/idempotency-service.ts';
+import type { Seal } from '../domain/seal.ts';
 import type { ErrorObserver } from './error-handler.ts';
 import './types.ts';
 
@@ -70,7 +70,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
 
 export interface Answer<T> {
   /** Serialises the answer and, under an Idempotency-Key, stores it with the write's transaction. */
-  seal(trx: Db, result: T): Promise<void>;
+  seal: Seal<T>;
   send(reply: FastifyReply): FastifyReply;
 }
 
@@ -91,7 +91,7 @@ export function answerWith<T>(
       }
     },
     send(reply) {
-      if (body === null) throw new AppError('internal', 'The answer was not sealed.');
+      if (body === null) throw internal('The answer was not sealed.');
       request.idempotencySettled = true;
       return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
     },

@@ -1,10 +1,18 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { ErrorBody } from '../contract/errors.ts';
+import {
+  documentedErrors,
+  ERROR_CODES,
+  ErrorBody,
+  type ErrorCode,
+  errorSchemaId,
+  errorSchemas,
+} from '../contract/errors.ts';
 import { AuthoredJob, Job } from '../contract/job.ts';
 
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
   app.addSchema(ErrorBody);
+  for (const schema of errorSchemas()) app.addSchema(schema);
   app.addSchema(Job);
   app.addSchema(AuthoredJob);
   await app.register(swagger, {
@@ -36,9 +44,36 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       },
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     },
+    // A route lists its error codes as data (`x-error-codes`); their responses are written into the
+    // document only, so Fastify never compiles serializers for bodies the error renderer writes.
+    transform: ({ schema, url }) => ({ schema: withErrorResponses(schema), url }),
+    // Every code of the catalogue is registered (routes reference them by name); the document keeps
+    // only those some public route can answer, so a console-only code does not show up unused.
+    transformObject: (document) =>
+      'openapiObject' in document ? withoutUnusedErrors(document.openapiObject) : document.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
+}
+
+function withErrorResponses<T extends object>(schema: T): T {
+  const codes = (schema as { 'x-error-codes'?: ErrorCode[] })['x-error-codes'];
+  if (!codes) return schema;
+  const { response } = schema as { response?: object };
+  return { ...schema, response: { ...response, ...documentedErrors(codes) } };
+}
+
+function withoutUnusedErrors<T extends { components?: { schemas?: object } }>(document: T): T {
+  const schemas = document.components?.schemas as Record<string, unknown> | undefined;
+  if (!schemas) return document;
+  const used = JSON.stringify({ ...document, components: { ...document.components, schemas: {} } });
+  const unused = new Set(
+    [...ERROR_CODES.map(errorSchemaId), 'Error'].filter(
+      (id) => !used.includes(`#/components/schemas/${id}"`),
+    ),
+  );
+  const kept = Object.fromEntries(Object.entries(schemas).filter(([id]) => !unused.has(id)));
+  return { ...document, components: { ...document.components, schemas: kept } };
 }

@@ -1,5 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.ts';
+import type { LimitName, Limits } from '../../contract/console.ts';
 import type { AccountsTable } from '../../db/schema.ts';
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -15,10 +16,9 @@ export const LIMIT_COLUMNS = {
   managedAdSlots: 'managed_ad_slots',
   includedScreeningsPerManagedAd: 'included_screenings_per_managed_ad',
   monthlyOverageCapCents: 'monthly_overage_cap_cents',
-} as const satisfies Record<string, keyof AccountsTable>;
+} as const satisfies Record<LimitName, keyof AccountsTable>;
 
-export type LimitName = keyof typeof LIMIT_COLUMNS;
-export type Limits = Record<LimitName, number>;
+export type { LimitName, Limits };
 
 export function limitsOf(row: AccountRow): Limits {
   const limits = {} as Limits;

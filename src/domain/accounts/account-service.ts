@@ -1,3 +1,9 @@
+import {
+  type Account,
+  type AccountCreate,
+  type AccountPatch,
+  COMPANY_ADDRESS_PATTERN,
+} from '../../contract/console.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -6,37 +12,13 @@ import {
   type AccountRow,
   LIMIT_COLUMNS,
   type LimitName,
-  type Limits,
   accountRepository,
   limitsOf,
 } from './account-repository.ts';
 
-export interface AccountView {
-  id: string;
-  name: string;
-  companyName: string | null;
-  logoUrl: string | null;
-  companyAddress: string | null;
-  dpaAcceptedAt: string | null;
-  limits: Limits;
-}
-
-export interface AccountCreate {
-  name: string;
-  companyName?: string | null;
-  logoUrl?: string | null;
-  companyAddress?: string | null;
-}
-
-export interface AccountPatch extends Partial<AccountCreate> {
-  dpaAccepted?: boolean;
-  limits?: Partial<Record<LimitName, number>>;
-}
-
-export const COMPANY_ADDRESS_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])$';
 const ADDRESS = new RegExp(COMPANY_ADDRESS_PATTERN);
 
-export function toAccountView(row: AccountRow): AccountView {
+export function toAccountView(row: AccountRow): Account {
   return {
     id: row.id,
     name: row.name,
@@ -77,7 +59,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
       limitListeners.push(listener);
     },
 
-    async create(input: AccountCreate): Promise<AccountView> {
+    async create(input: AccountCreate): Promise<Account> {
       const now = clock.now();
       const id = newId('acc', now);
       try {
@@ -100,13 +82,13 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
       }
     },
 
-    async get(id: string): Promise<AccountView> {
+    async get(id: string): Promise<Account> {
       const row = await accountRepository.find(db, id);
       if (!row) throw notFound('Account');
       return toAccountView(row);
     },
 
-    async update(id: string, patch: AccountPatch): Promise<AccountView> {
+    async update(id: string, patch: AccountPatch): Promise<Account> {
       if (patch.dpaAccepted === false) {
         throw badRequest('dpaAccepted can only be set to true; an accepted addendum is not withdrawn here.', {
           field: 'dpaAccepted',

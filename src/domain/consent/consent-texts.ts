@@ -3,8 +3,11 @@
  * appended here; older versions stay, so every stored receipt can be resolved to its exact words.
  * Each application also keeps its own copy of the text it was made under.
  */
-export const CONSENT_LOCALES = ['en', 'es', 'fr', 'pt'] as const;
-export type ConsentLocale = (typeof CONSENT_LOCALES)[number];
+import type { ConsentText } from '../../contract/intake.ts';
+import { isLocale, LOCALES, type Locale } from '../../contract/vocabulary.ts';
+
+export const CONSENT_LOCALES = LOCALES;
+export type ConsentLocale = Locale;
 
 export const API_APPLY_TEXT_ID = 'console_api_apply';
 export const CURRENT_VERSION = 'api_apply_v1';
@@ -42,13 +45,6 @@ const CATALOGUE: Record<string, Record<string, Wording>> = {
   [API_APPLY_TEXT_ID]: { [CURRENT_VERSION]: API_APPLY_V1 },
 };
 
-export interface ConsentText {
-  consentTextId: string;
-  version: string;
-  locale: ConsentLocale;
-  text: string;
-}
-
 export function currentConsentText(locale: ConsentLocale, textId = API_APPLY_TEXT_ID): ConsentText {
   return {
     consentTextId: textId,
@@ -63,9 +59,7 @@ export function resolveConsentText(textId: string, version: string, locale: Cons
   return CATALOGUE[textId]?.[version]?.[locale] ?? null;
 }
 
-export function isConsentLocale(value: string): value is ConsentLocale {
-  return (CONSENT_LOCALES as readonly string[]).includes(value);
-}
+export const isConsentLocale: (value: string) => value is ConsentLocale = isLocale;
 
 export function isKnownTextId(textId: string): boolean {
   return CATALOGUE[textId] !== undefined;

@@ -1,12 +1,19 @@
-import type { ApplicationWrite } from '../../contract/intake.ts';
+import type { ApplicationCreated, ApplicationStatus, ApplicationWrite } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { verifyReceipt } from '../consent/receipt.ts';
-import { AppError, notFound } from '../errors.ts';
+import {
+  attestationRequired,
+  dailyCapReached,
+  jobNotOpen,
+  notFound,
+  rateLimited,
+  uploadInvalid,
+} from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
-import type { Seal } from '../jobs/job-service.ts';
+import type { Seal } from '../seal.ts';
 import { statusAt } from '../jobs/job-view.ts';
 import { type ApplicationRow, applicationRepository } from './application-repository.ts';
 import { emailKey, utcDay } from './day-window.ts';
@@ -17,27 +24,7 @@ import { candidateRepository } from './candidate-repository.ts';
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
 export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
 
-export interface ApplicationAnswer {
-  applicationId: string;
-  candidateId: string;
-  status: string;
-  cvStatus: string;
-  job?: { id: string; status: string };
-  duplicate?: true;
-}
-
-export interface ApplicationStatusView {
-  applicationId: string;
-  jobId: string;
-  candidateId: string;
-  status: 'received' | 'withdrawn';
-  cvStatus: string;
-  createdAt: string;
-  claimedAt?: string;
-  reason?: string;
-}
-
-function duplicateAnswer(row: ApplicationRow): ApplicationAnswer {
+function duplicateAnswer(row: ApplicationRow): ApplicationCreated {
   return {
     applicationId: row.id,
     candidateId: row.id,
@@ -61,9 +48,7 @@ export function createApplicationService(deps: {
     if (!job) throw notFound('Job');
     const status = statusAt(job, now);
     if (status !== 'published') {
-      throw new AppError('job_not_open', `The job is ${status}; only a published job takes applications.`, {
-        status,
-      });
+      throw jobNotOpen(status);
     }
     return job;
   }
@@ -76,20 +61,13 @@ export function createApplicationService(deps: {
     if (
       (await applicationRepository.countSince(trx, { accountId }, day.start)) >= account.daily_applications
     ) {
-      throw new AppError(
-        'daily_cap_reached',
-        `The account's daily budget of ${account.daily_applications} applications is spent; it resets at midnight UTC.`,
-        { resetsAt: day.end.toISOString() },
-        day.secondsLeft,
-      );
+      throw dailyCapReached('applications', account.daily_applications, day);
     }
     if (
       (await applicationRepository.countSince(trx, { jobId }, day.start)) >= account.job_daily_applications
     ) {
-      throw new AppError(
-        'rate_limited',
+      throw rateLimited(
         `This job takes at most ${account.job_daily_applications} applications a day; retry after midnight UTC.`,
-        {},
         day.secondsLeft,
       );
     }
@@ -107,17 +85,12 @@ export function createApplicationService(deps: {
       jobId: string,
       input: ApplicationWrite,
       source: ApplicationSource,
-      seal?: Seal<ApplicationAnswer>,
-    ): Promise<ApplicationAnswer> {
+      seal?: Seal<ApplicationCreated>,
+    ): Promise<ApplicationCreated> {
       const now = clock.now();
       await openJob(db, accountId, jobId, now);
       const consent = verifyReceipt(input.consent, now);
-      if (input.lawfulBasis.attested !== true) {
-        throw new AppError(
-          'attestation_required',
-          'lawfulBasis.attested must be true: the account attests its lawful basis.',
-        );
-      }
+      if (input.lawfulBasis.attested !== true) throw attestationRequired();
       const key = emailKey(input.email);
       const existing = await applicationRepository.findByAddress(db, jobId, key);
       if (existing) return this.answerDuplicate(accountId, existing, input.cv.uploadId, seal);
@@ -125,7 +98,7 @@ export function createApplicationService(deps: {
       const upload = await uploads.usable(accountId, input.cv.uploadId);
       await uploads.inspect(upload, consent.locale);
 
-      type Outcome = { answer: ApplicationAnswer; discardFile: boolean } | { duplicateOf: ApplicationRow };
+      type Outcome = { answer: ApplicationCreated; discardFile: boolean } | { duplicateOf: ApplicationRow };
       const result = await db.transaction().execute(async (trx): Promise<Outcome> => {
         await accountRepository.findForUpdate(trx, accountId);
         const at = clock.now();
@@ -134,7 +107,7 @@ export function createApplicationService(deps: {
         if (raced) return { duplicateOf: raced };
         await budgets(trx, accountId, jobId, at);
         if (!(await uploads.spend(trx, accountId, upload.id))) {
-          throw new AppError('upload_invalid', 'cv.uploadId was used by another request meanwhile.');
+          throw uploadInvalid('another request used it meanwhile');
         }
         const id = newId('app', at);
         // A person who holds an account applies on their own CV: nothing is built, nobody is emailed.
@@ -172,12 +145,13 @@ export function createApplicationService(deps: {
             { kind: 'application', id },
             { key: `build-cv:application:${id}` },
           );
-        const answer: ApplicationAnswer = {
+        const answer: ApplicationCreated = {
           applicationId: id,
           candidateId: id,
           status: 'received',
           cvStatus: holdsAccount ? 'claimed' : 'processing',
-          job: { id: job.id, status: statusAt(job, at) },
+          // openJob let only a published job through.
+          job: { id: job.id, status: 'published' },
         };
         await seal?.(trx, answer);
         return { answer, discardFile: holdsAccount };
@@ -193,8 +167,8 @@ export function createApplicationService(deps: {
       accountId: string,
       existing: ApplicationRow,
       uploadId: string,
-      seal?: Seal<ApplicationAnswer>,
-    ): Promise<ApplicationAnswer> {
+      seal?: Seal<ApplicationCreated>,
+    ): Promise<ApplicationCreated> {
       const answer = duplicateAnswer(existing);
       const upload = await uploads.usable(accountId, uploadId).catch(() => null);
       if (upload) await uploads.discard(accountId, upload.id);
@@ -202,7 +176,7 @@ export function createApplicationService(deps: {
       return answer;
     },
 
-    async status(accountId: string, applicationId: string): Promise<ApplicationStatusView> {
+    async status(accountId: string, applicationId: string): Promise<ApplicationStatus> {
       const row = await applicationRepository.find(db, accountId, applicationId);
       if (!row) throw notFound('Application');
       return {

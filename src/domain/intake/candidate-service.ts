@@ -1,22 +1,108 @@
-import type { CandidateWrite } from '../../contract/intake.ts';
+import type { CandidateCreated, CandidateWrite } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
-import type { Seal } from '../jobs/job-service.ts';
+import {
+  attestationRequired,
+  badRequest,
+  conflict,
+  dailyCapReached,
+  notFound,
+  uploadInvalid,
+} from '../errors.ts';
+import type { Seal } from '../seal.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
 import { looksLikeCv } from './cv-likeness.ts';
 import { emailKey, utcDay } from './day-window.ts';
 import type { CvFileStore } from './ports.ts';
 import type { UploadService } from './upload-service.ts';
+import type { UploadRow } from './upload-repository.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 
-export interface CandidateAnswer {
-  candidateId: string;
-  status: 'queued' | 'existing_account' | 'suppressed' | 'already_imported' | 'rejected';
-  cvStatus: 'processing' | 'none';
-  rejection?: { reason: string; detail: string };
+type CandidateInsert = Parameters<typeof candidateRepository.insert>[1];
+type Rejection = NonNullable<CandidateCreated['rejection']>;
+
+type ImportOutcome =
+  | { kind: 'suppressed' }
+  | { kind: 'already_imported'; candidateId: string }
+  | { kind: 'existing_account' }
+  | { kind: 'rejected'; rejection: Rejection }
+  | { kind: 'queued' };
+
+const NOT_A_CV: Rejection = {
+  reason: 'not_a_cv',
+  detail:
+    'The file is a readable PDF, but it does not read as a CV: no contact details, dates or CV sections were found.',
+};
+
+const alreadyImported = (candidateId: string): CandidateCreated => ({
+  candidateId,
+  status: 'already_imported',
+  cvStatus: 'none',
+});
+
+function createdAnswer(inserted: CandidateRow): CandidateCreated {
+  const rejection = inserted.rejection as Rejection | null;
+  return {
+    candidateId: inserted.id,
+    status: inserted.outcome,
+    cvStatus: inserted.cv_status === 'processing' ? 'processing' : 'none',
+    ...(rejection ? { rejection } : {}),
+  };
+}
+
+/**
+ * The row each outcome writes. Outcomes that hold nothing of the person (suppressed, rejected)
+ * keep no address, name or file, so a rejected address can be imported again with a real CV.
+ */
+function candidateRows(accountId: string, input: CandidateWrite, now: Date) {
+  const base = {
+    id: newId('cand', now),
+    account_id: accountId,
+    locale: input.locale ?? 'en',
+    send_claim_email: input.sendClaimEmail ?? true,
+    rejection: null,
+    claimed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const anonymous = {
+    ...base,
+    email_key: null,
+    name: null,
+    email: null,
+    lawful_basis: null,
+    cv_status: 'none' as const,
+    blob_key: null,
+  };
+  const personal = {
+    ...base,
+    email_key: emailKey(input.email),
+    name: input.name,
+    email: input.email.trim(),
+    lawful_basis: JSON.stringify(input.lawfulBasis),
+  };
+  return {
+    suppressed: (): CandidateInsert => ({ ...anonymous, outcome: 'suppressed' }),
+    rejected: (rejection: Rejection): CandidateInsert => ({
+      ...anonymous,
+      outcome: 'rejected',
+      rejection: JSON.stringify(rejection),
+    }),
+    existingAccount: (): CandidateInsert => ({
+      ...personal,
+      outcome: 'existing_account',
+      cv_status: 'none',
+      blob_key: null,
+    }),
+    queued: (uploadId: string): CandidateInsert => ({
+      ...personal,
+      outcome: 'queued',
+      cv_status: 'processing',
+      blob_key: uploadId,
+    }),
+  };
 }
 
 export function createCandidateService(deps: {
@@ -35,12 +121,7 @@ export function createCandidateService(deps: {
     if (
       (await candidateRepository.countSince(trx, accountId, day.start)) >= account.daily_candidate_imports
     ) {
-      throw new AppError(
-        'daily_cap_reached',
-        `The account's daily budget of ${account.daily_candidate_imports} candidate imports is spent; it resets at midnight UTC.`,
-        { resetsAt: day.end.toISOString() },
-        day.secondsLeft,
-      );
+      throw dailyCapReached('candidate imports', account.daily_candidate_imports, day);
     }
   }
 
@@ -48,10 +129,10 @@ export function createCandidateService(deps: {
   async function settleWithoutFile(
     accountId: string,
     uploadId: string,
-    row: Parameters<typeof candidateRepository.insert>[1] | null,
-    answer: (inserted: CandidateRow | null) => CandidateAnswer,
-    seal?: Seal<CandidateAnswer>,
-  ): Promise<CandidateAnswer> {
+    row: CandidateInsert | null,
+    answer: (inserted: CandidateRow | null) => CandidateCreated,
+    seal?: Seal<CandidateCreated>,
+  ): Promise<CandidateCreated> {
     const result = await db.transaction().execute(async (trx) => {
       const inserted = row ? await candidateRepository.insert(trx, row) : null;
       await uploads.spend(trx, accountId, uploadId);
@@ -63,164 +144,118 @@ export function createCandidateService(deps: {
     return result;
   }
 
+  /**
+   * The outcome the service decides for the person and the file, in the spec's order: suppressed,
+   * already imported, an existing platform account, the CV checks (a refused file is 422
+   * `cv_rejected` and is thrown from here), a file that passes them but does not read as a CV
+   * (rejected), else queued. Reads only; nothing is written until the outcome is settled.
+   */
+  async function decide(accountId: string, upload: UploadRow, input: CandidateWrite): Promise<ImportOutcome> {
+    const key = emailKey(input.email);
+    if (await candidateRepository.isSuppressed(db, key)) return { kind: 'suppressed' };
+    const already = await candidateRepository.findByAddress(db, accountId, key);
+    if (already) return { kind: 'already_imported', candidateId: already.id };
+    if (await candidateRepository.findPerson(db, key)) return { kind: 'existing_account' };
+    const verdict = await uploads.inspect(upload, input.locale ?? 'en');
+    if (!looksLikeCv(verdict.text)) return { kind: 'rejected', rejection: NOT_A_CV };
+    return { kind: 'queued' };
+  }
+
+  /** What the import's outcome starts after it: the virtual CV's build, or the account holder's notice. */
+  async function enqueueFollowUp(trx: Db, inserted: CandidateRow): Promise<void> {
+    if (inserted.outcome === 'queued') {
+      await queue.enqueue(
+        trx,
+        'build-cv',
+        { kind: 'candidate', id: inserted.id },
+        { key: `build-cv:candidate:${inserted.id}` },
+      );
+    } else if (inserted.outcome === 'existing_account') {
+      await queue.enqueue(
+        trx,
+        'send-account-notice',
+        { candidateId: inserted.id },
+        { key: `send-account-notice:${inserted.id}` },
+      );
+    }
+  }
+
+  /**
+   * The accepting transaction: the budget and the address re-checked under the account's row lock
+   * (a racing import of the same address makes this one `already_imported`), the upload spent, the
+   * row written and its follow-up enqueued. The file is kept only for a queued build.
+   */
+  async function accept(
+    accountId: string,
+    uploadId: string,
+    row: CandidateInsert,
+    seal?: Seal<CandidateCreated>,
+  ): Promise<CandidateCreated> {
+    const result = await db.transaction().execute(async (trx) => {
+      await accountRepository.findForUpdate(trx, accountId);
+      await budget(trx, accountId, clock.now());
+      const raced = row.email_key
+        ? await candidateRepository.findByAddress(trx, accountId, row.email_key)
+        : null;
+      if (raced) {
+        const out = alreadyImported(raced.id);
+        await uploads.spend(trx, accountId, uploadId);
+        await seal?.(trx, out);
+        return { out, keep: false };
+      }
+      if (!(await uploads.spend(trx, accountId, uploadId))) {
+        throw uploadInvalid('another request used it meanwhile');
+      }
+      const inserted = await candidateRepository.insert(trx, row);
+      await enqueueFollowUp(trx, inserted);
+      const out = createdAnswer(inserted);
+      await seal?.(trx, out);
+      return { out, keep: inserted.outcome === 'queued' };
+    });
+    if (!result.keep) await files.delete(uploadId);
+    return result.out;
+  }
+
   return {
     /**
-     * One row of a bulk import. Order: attestation, the daily budget, the upload, then the
-     * outcome: suppressed, already imported, an existing platform account, the CV checks, and a
-     * file that passes them but does not read as a CV (rejected), else queued.
+     * One row of a bulk import, in the order docs/decisions.md gives: attestation, the daily
+     * budget, the upload, then the outcome (see `decide`), settled in one transaction.
      */
     async import(
       accountId: string,
       input: CandidateWrite,
-      seal?: Seal<CandidateAnswer>,
-    ): Promise<CandidateAnswer> {
-      if (input.lawfulBasis.attested !== true) {
-        throw new AppError(
-          'attestation_required',
-          'lawfulBasis.attested must be true: the account attests its lawful basis.',
-        );
-      }
+      seal?: Seal<CandidateCreated>,
+    ): Promise<CandidateCreated> {
+      if (input.lawfulBasis.attested !== true) throw attestationRequired();
       const now = clock.now();
       await budget(db, accountId, now);
       const upload = await uploads.usable(accountId, input.cv.uploadId);
-      const key = emailKey(input.email);
-      const locale = input.locale ?? 'en';
-      const base = {
-        id: newId('cand', now),
-        account_id: accountId,
-        locale,
-        send_claim_email: input.sendClaimEmail ?? true,
-        rejection: null,
-        claimed_at: null,
-        created_at: now,
-        updated_at: now,
-      };
-      // Outcomes that hold nothing of the person: no address, no name, no file.
-      const anonymous = {
-        ...base,
-        email_key: null,
-        name: null,
-        email: null,
-        lawful_basis: null,
-        cv_status: 'none' as const,
-        blob_key: null,
-      };
-
-      if (await candidateRepository.isSuppressed(db, key)) {
-        const row = { ...anonymous, outcome: 'suppressed' as const };
-        return settleWithoutFile(
-          accountId,
-          upload.id,
-          row,
-          (r) => ({ candidateId: r!.id, status: 'suppressed', cvStatus: 'none' }),
-          seal,
-        );
-      }
-      const already = await candidateRepository.findByAddress(db, accountId, key);
-      if (already) {
-        return settleWithoutFile(
-          accountId,
-          upload.id,
-          null,
-          () => ({ candidateId: already.id, status: 'already_imported', cvStatus: 'none' }),
-          seal,
-        );
-      }
-      const personal = {
-        email_key: key,
-        name: input.name,
-        email: input.email.trim(),
-        lawful_basis: JSON.stringify(input.lawfulBasis),
-      };
-      if (await candidateRepository.findPerson(db, key)) {
-        const row = {
-          ...base,
-          ...personal,
-          outcome: 'existing_account' as const,
-          cv_status: 'none' as const,
-          blob_key: null,
-        };
-        return this.commit(accountId, upload.id, row, false, seal);
-      }
-      const verdict = await uploads.inspect(upload, locale);
-      if (!looksLikeCv(verdict.text)) {
-        const rejection = {
-          reason: 'not_a_cv',
-          detail:
-            'The file is a readable PDF, but it does not read as a CV: no contact details, dates or CV sections were found.',
-        };
-        // A refused import keeps nothing personal, so the address can be imported again with a real CV.
-        const row = { ...anonymous, outcome: 'rejected' as const, rejection: JSON.stringify(rejection) };
-        return this.commit(accountId, upload.id, row, false, seal);
-      }
-      const row = {
-        ...base,
-        ...personal,
-        outcome: 'queued' as const,
-        cv_status: 'processing' as const,
-        blob_key: upload.id,
-      };
-      return this.commit(accountId, upload.id, row, true, seal);
-    },
-
-    /** The accepting transaction: budget and address re-checked under the account's row lock. */
-    async commit(
-      accountId: string,
-      uploadId: string,
-      row: Parameters<typeof candidateRepository.insert>[1],
-      keepFile: boolean,
-      seal?: Seal<CandidateAnswer>,
-    ): Promise<CandidateAnswer> {
-      const result = await db.transaction().execute(async (trx) => {
-        await accountRepository.findForUpdate(trx, accountId);
-        const at = clock.now();
-        await budget(trx, accountId, at);
-        if (row.email_key) {
-          const raced = await candidateRepository.findByAddress(trx, accountId, row.email_key);
-          if (raced) {
-            const out: CandidateAnswer = {
-              candidateId: raced.id,
-              status: 'already_imported',
-              cvStatus: 'none',
-            };
-            await uploads.spend(trx, accountId, uploadId);
-            await seal?.(trx, out);
-            return { out, keep: false };
-          }
-        }
-        if (!(await uploads.spend(trx, accountId, uploadId))) {
-          throw new AppError('upload_invalid', 'cv.uploadId was used by another request meanwhile.');
-        }
-        const inserted = await candidateRepository.insert(trx, row);
-        if (inserted.outcome === 'queued') {
-          await queue.enqueue(
-            trx,
-            'build-cv',
-            { kind: 'candidate', id: inserted.id },
-            { key: `build-cv:candidate:${inserted.id}` },
+      const outcome = await decide(accountId, upload, input);
+      const rows = candidateRows(accountId, input, now);
+      switch (outcome.kind) {
+        case 'suppressed':
+          return settleWithoutFile(
+            accountId,
+            upload.id,
+            rows.suppressed(),
+            (r) => ({ candidateId: r!.id, status: 'suppressed', cvStatus: 'none' }),
+            seal,
           );
-        } else if (inserted.outcome === 'existing_account') {
-          await queue.enqueue(
-            trx,
-            'send-account-notice',
-            { candidateId: inserted.id },
-            { key: `send-account-notice:${inserted.id}` },
+        case 'already_imported':
+          return settleWithoutFile(
+            accountId,
+            upload.id,
+            null,
+            () => alreadyImported(outcome.candidateId),
+            seal,
           );
-        }
-        const rejection = row.rejection
-          ? (JSON.parse(String(row.rejection)) as { reason: string; detail: string })
-          : undefined;
-        const out: CandidateAnswer = {
-          candidateId: inserted.id,
-          status: inserted.outcome,
-          cvStatus: inserted.cv_status === 'processing' ? 'processing' : 'none',
-          ...(rejection ? { rejection } : {}),
-        };
-        await seal?.(trx, out);
-        return { out, keep: keepFile };
-      });
-      if (!result.keep) await files.delete(uploadId);
-      return result.out;
+        case 'existing_account':
+          return accept(accountId, upload.id, rows.existingAccount(), seal);
+        case 'rejected':
+          return accept(accountId, upload.id, rows.rejected(outcome.rejection), seal);
+        case 'queued':
+          return accept(accountId, upload.id, rows.queued(upload.id), seal);
+      }
     },
 
     async addPerson(input: {

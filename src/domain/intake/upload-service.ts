@@ -1,27 +1,16 @@
+import type { UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { AppError } from '../errors.ts';
-import type { Seal } from '../jobs/job-service.ts';
+import { conflict, cvRejected, unavailable, uploadInvalid } from '../errors.ts';
+import type { Seal } from '../seal.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
-import { rejectionMessage } from '../../pdf/cv-check.ts';
+import { ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
 import type { CvFileStore, CvInspector, CvLimits, CvVerdict } from './ports.ts';
 import { type UploadRow, uploadRepository } from './upload-repository.ts';
 
 export const PUT_WINDOW_MS = 5 * 60_000;
 export const UPLOAD_LIFETIME_MS = 60 * 60_000;
-
-export interface UploadSlot {
-  uploadId: string;
-  uploadUrl: string;
-  expiresAt: string;
-}
-
-const invalid = (why: string) =>
-  new AppError(
-    'upload_invalid',
-    `cv.uploadId names no live upload: ${why}. Start a new upload with POST /v1/uploads.`,
-  );
 
 export function createUploadService(deps: {
   db: Db;
@@ -88,10 +77,7 @@ export function createUploadService(deps: {
       // never named and never swept: erase it at once rather than keep a CV nobody holds.
       if ((await uploadRepository.markReceived(db, uploadId, clock.now())).spent) {
         await files.delete(uploadId);
-        throw new AppError(
-          'conflict',
-          'This upload was already used; request a new upload to send another file.',
-        );
+        throw conflict('This upload was already used; request a new upload to send another file.');
       }
     },
 
@@ -101,13 +87,13 @@ export function createUploadService(deps: {
      */
     async usable(accountId: string, uploadId: string): Promise<UploadRow> {
       const row = await uploadRepository.find(db, accountId, uploadId);
-      if (!row) throw invalid('it was not issued to this account');
-      if (row.used_at !== null) throw invalid('it has already been used');
+      if (!row) throw uploadInvalid('it was not issued to this account');
+      if (row.used_at !== null) throw uploadInvalid('it has already been used');
       if (row.expires_at.getTime() <= clock.now().getTime())
-        throw invalid('it expired (an upload id lives one hour)');
+        throw uploadInvalid('it expired (an upload id lives one hour)');
       const size = await files.size(uploadId);
-      if (size === null) throw invalid('no file was uploaded to its uploadUrl');
-      if (size !== row.bytes) throw invalid('the stored file does not have the size declared');
+      if (size === null) throw uploadInvalid('no file was uploaded to its uploadUrl');
+      if (size !== row.bytes) throw uploadInvalid('the stored file does not have the size declared');
       return row;
     },
 
@@ -117,17 +103,18 @@ export function createUploadService(deps: {
         .withLocalFile(upload.id, (path) => inspector.check(path))
         .catch((error: unknown) => {
           // The file vanished between the size check and the read (swept, or spent by a racing request).
-          if ((error as Error).name === 'BlobNotFoundError') throw invalid('its file is no longer stored');
+          if ((error as Error).name === 'BlobNotFoundError')
+            throw uploadInvalid('its file is no longer stored');
+          // The checker's children cannot start (or it is shutting down): the service's fault, and
+          // a retry may find it back, so 503 rather than a 500 or a verdict on the file.
+          if (error instanceof ParserPoolUnavailable)
+            throw unavailable('The CV checker is not available right now; retry the request shortly.');
           throw error;
         });
       if (verdict.ok) return verdict;
       await this.discard(upload.account_id, upload.id);
       const { detail, fix } = rejectionMessage(verdict.reason, locale, limits);
-      throw new AppError('cv_rejected', `The CV was refused: ${verdict.reason}.`, {
-        reason: verdict.reason,
-        detail,
-        fix,
-      });
+      throw cvRejected(verdict.reason, { detail, fix });
     },
 
     /** Spends the upload and erases its file: a duplicate's or a refused CV's file is not kept. */

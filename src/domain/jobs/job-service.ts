@@ -1,13 +1,20 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AuthoredJob, JobCreate, JobEdit } from '../../contract/job.ts';
-import { WORD_FIELDS } from '../../contract/job.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { DAY_MS, parseInstant } from '../../lib/time.ts';
 import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import {
+  badRequest,
+  companyAddressRequired,
+  conflict,
+  managedAdLocked,
+  noSlotAvailable,
+  notFound,
+  notPublishable,
+} from '../errors.ts';
 import {
   type JobChanges,
   type JobRow,
@@ -16,15 +23,18 @@ import {
   jobRepository,
 } from './job-repository.ts';
 import { type JobCompany, isManaged, statusAt, toJobView } from './job-view.ts';
+import type { Seal } from '../seal.ts';
+import {
+  checkWords,
+  lockedChanges,
+  mergeWords,
+  missingToPublish,
+  pickWords,
+  readExpiry,
+  type Words,
+} from './job-words.ts';
 import { slugify } from './slug.ts';
-import { screeningRepository } from '../screening/screening-repository.ts';
 
-type Words = Record<string, unknown>;
-/** Stores the HTTP answer inside the write's transaction (Idempotency-Key); optional. */
-export type Seal<T> = (trx: Db, result: T) => Promise<void>;
-
-const LOCKED_WHEN_MANAGED = ['title', 'category'] as const;
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const PUBLIC: readonly PublicStatus[] = ['published', 'closed', 'expired'];
 
 export interface EditResult {
@@ -48,59 +58,18 @@ function companyOf(row: PublicJobRow): JobCompany {
   };
 }
 
-function pickWords(input: Words): Words {
-  const words: Words = {};
-  for (const field of WORD_FIELDS) if (input[field] !== undefined) words[field] = input[field];
-  return words;
+/** What closing a role needs of the screening area, which owns the screenings it ends. */
+export interface ScreeningsOfClosedRole {
+  cancelForClosedJob(trx: Db, jobId: string, at: Date): Promise<unknown>;
 }
 
-/** Words as stored: a field cleared with null is absent, so clearing an absent field is no change. */
-function mergeWords(base: Words, sent: Words): Words {
-  const words: Words = { ...base, ...sent };
-  for (const key of Object.keys(words)) if (words[key] === null) delete words[key];
-  return words;
-}
-
-function checkWords(words: Words): void {
-  const salary = words.salary as { min?: number; max?: number; currency?: string } | null | undefined;
-  if (salary?.min !== undefined && salary.max !== undefined && salary.min > salary.max) {
-    throw badRequest('salary.min must not exceed salary.max.', { field: 'salary.min' });
-  }
-  if (salary?.currency !== undefined && !CURRENCIES.has(salary.currency)) {
-    throw badRequest(`salary.currency "${salary.currency}" is not an ISO 4217 currency code.`, {
-      field: 'salary.currency',
-    });
-  }
-}
-
-function readExpiry(value: string | null | undefined, now: Date): Date | null | undefined {
-  if (value === undefined || value === null) return value;
-  const at = parseInstant(value);
-  if (at === null) throw badRequest('expiresAt must be an ISO 8601 date-time.', { field: 'expiresAt' });
-  if (at.getTime() <= now.getTime())
-    throw badRequest('expiresAt must be in the future.', { field: 'expiresAt' });
-  return at;
-}
-
-/** Which of title and category would change on a managed ad, directly or by promotion. */
-function lockedChanges(live: Words, sent: Words, promotedLive: Words | null): string[] {
-  return LOCKED_WHEN_MANAGED.filter(
-    (field) =>
-      (field in sent && !isDeepStrictEqual(sent[field], live[field])) ||
-      (promotedLive !== null && !isDeepStrictEqual(promotedLive[field], live[field])),
-  );
-}
-
-function lockedError(fields: string[]): AppError {
-  return new AppError(
-    'managed_ad_locked',
-    `This ad is managed: ${fields.join(' and ')} cannot change while it is.`,
-    { fields },
-  );
-}
-
-export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: string }) {
-  const { db, clock, publicBaseUrl } = deps;
+export function createJobService(deps: {
+  db: Db;
+  clock: Clock;
+  publicBaseUrl: string;
+  screenings: ScreeningsOfClosedRole;
+}) {
+  const { db, clock, publicBaseUrl, screenings } = deps;
 
   async function account(trx: Db, accountId: string, forUpdate = false): Promise<AccountRow> {
     const row = forUpdate
@@ -143,21 +112,9 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
     }
     const words = { ...(row.content as Words), ...((row.staged as Words | null) ?? {}) };
     const firstPublish = row.first_published_at === null;
-    const missing: string[] = [];
-    if (typeof words.title !== 'string' || words.title.trim() === '') missing.push('title');
-    if (typeof words.description !== 'string' || words.description.trim() === '') missing.push('description');
-    if (firstPublish && !words.category) missing.push('category');
-    if (missing.length > 0) {
-      throw new AppError('not_publishable', `The job cannot be published without ${missing.join(', ')}.`, {
-        missing,
-      });
-    }
-    if (acc.company_address === null) {
-      throw new AppError(
-        'company_address_required',
-        'Choose a company address in the account console first, then publish again with a new Idempotency-Key.',
-      );
-    }
+    const missing = missingToPublish(words, firstPublish);
+    if (missing.length > 0) throw notPublishable(missing);
+    if (acc.company_address === null) throw companyAddressRequired();
     let expiresAt: Date | null;
     if (expiryDays !== undefined)
       expiresAt = expiryDays === null ? null : new Date(now.getTime() + expiryDays * DAY_MS);
@@ -186,7 +143,7 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
     if (staged === null) return { job: view(row, acc, now), pendingRevision: false };
     if (isManaged(row, now)) {
       const fields = lockedChanges(row.content as Words, {}, staged);
-      if (fields.length > 0) throw lockedError(fields);
+      if (fields.length > 0) throw managedAdLocked(fields);
     }
     const updated = await jobRepository.update(trx, accountId, jobId, {
       content: staged,
@@ -249,7 +206,7 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           const promote = input.publishEdits === true;
           if (isManaged(row, now)) {
             const fields = lockedChanges(live, sent, promote ? (staged ?? live) : null);
-            if (fields.length > 0) throw lockedError(fields);
+            if (fields.length > 0) throw managedAdLocked(fields);
           }
           if (promote && staged !== null) {
             changes.content = staged;
@@ -306,8 +263,8 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           managed_since: null,
           updated_at: now,
         });
-        // The role's open screenings end with it, unbilled.
-        await screeningRepository.cancelOpenForJob(trx, jobId, now);
+        // The role's open screenings end with it, unbilled, in the same transaction.
+        await screenings.cancelForClosedJob(trx, jobId, now);
         const job = view(updated, acc, now);
         await seal?.(trx, job);
         return job;
@@ -399,10 +356,7 @@ export function createJobService(deps: { db: Db; clock: Clock; publicBaseUrl: st
           throw conflict(`Only a published job can be managed; this one is ${status}.`, { status });
         if (isManaged(row, now)) return { job: view(row, acc, now), managed: true };
         if ((await jobRepository.countManaged(trx, accountId, now)) >= acc.managed_ad_slots) {
-          throw new AppError(
-            'no_slot_available',
-            `Every one of the account's ${acc.managed_ad_slots} managed-ad slots is taken.`,
-          );
+          throw noSlotAvailable(acc.managed_ad_slots);
         }
         const updated = await jobRepository.update(trx, accountId, jobId, { managed_since: now });
         return { job: view(updated, acc, now), managed: true };

@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { ApiKey, KeyCreate } from '../../contract/console.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
-import { AppError, badRequest, notFound } from '../errors.ts';
+import { badRequest, dpaRequired, notFound } from '../errors.ts';
 import { type ApiKeyRow, keyRepository } from './key-repository.ts';
 import { SCOPES, type Scope, isScope } from './scopes.ts';
-
-export interface KeyView {
-  id: string;
-  name: string | null;
-  scopes: Scope[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 export interface Principal {
   keyId: string;
@@ -37,7 +29,7 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-export function toKeyView(row: ApiKeyRow): KeyView {
+export function toKeyView(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -71,10 +63,7 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
   }
 
   return {
-    async mint(
-      accountId: string,
-      input: { scopes: string[]; name?: string | null },
-    ): Promise<{ key: KeyView; secret: string }> {
+    async mint(accountId: string, input: KeyCreate): Promise<{ key: ApiKey; secret: string }> {
       const unknown = input.scopes.filter((scope) => !isScope(scope));
       if (unknown.length > 0) {
         throw badRequest(`Unknown scope "${unknown[0]}"; scopes are ${SCOPES.join(', ')}.`, {
@@ -85,10 +74,7 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       const account = await accountRepository.find(db, accountId);
       if (!account) throw notFound('Account');
       if (scopes.includes('applications:write') && account.dpa_accepted_at === null) {
-        throw new AppError(
-          'dpa_required',
-          'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
-        );
+        throw dpaRequired();
       }
       const now = clock.now();
       const secret = SECRET_PREFIX + randomToken(32);
@@ -105,7 +91,7 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       return { key: toKeyView(row), secret };
     },
 
-    async list(accountId: string): Promise<KeyView[]> {
+    async list(accountId: string): Promise<ApiKey[]> {
       if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
       return (await keyRepository.listForAccount(db, accountId)).map(toKeyView);
     },

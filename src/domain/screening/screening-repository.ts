@@ -106,7 +106,7 @@ export const screeningRepository = {
   async committedOverage(
     db: Db,
     accountId: string,
-    currency: string,
+    currency: ScreeningRow['currency'],
     monthStart: Date,
     monthEnd: Date,
     now: Date,

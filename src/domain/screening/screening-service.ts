@@ -1,63 +1,43 @@
+import type {
+  Screening,
+  ScreeningRequest,
+  ScreeningTemplate,
+  ScreeningTriggered,
+  TemplateCreate,
+  TemplatePatch,
+} from '../../contract/screening.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { parseInstant } from '../../lib/time.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { screeningInviteMail } from '../../mail/templates.ts';
 import { cvRepository } from '../cv/cv-repository.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
-import type { ConsentLocale } from '../consent/consent-texts.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
-import { jobRepository } from '../jobs/job-repository.ts';
-import type { Seal } from '../jobs/job-service.ts';
-import { isManaged } from '../jobs/job-view.ts';
+import { isConsentLocale } from '../consent/consent-texts.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import type { Seal } from '../seal.ts';
 import { type ScreeningRow, type TemplateRow, screeningRepository } from './screening-repository.ts';
+import {
+  activeTemplate,
+  billingClass,
+  deadline,
+  lockAccount,
+  lockedPrice,
+  type ManagedRole,
+  managedRole,
+  noOpenScreening,
+  type RoleCandidate,
+  roleCandidate,
+  withinContactLimit,
+} from './trigger-steps.ts';
 
-export const DEFAULT_DEADLINE_MS = 7 * 86_400_000;
-/** A deadline further out than this is a typo, not a plan. */
-export const MAX_DEADLINE_MS = 90 * 86_400_000;
-export const CONTACT_WINDOW_MS = 7 * 86_400_000;
-
-export interface ScreeningRequest {
-  templateId: string;
-  completeBy?: string;
-  message?: string;
-  language?: ConsentLocale;
-}
-
-export interface ScreeningView {
-  screeningId: string;
-  jobId: string;
-  candidateId: string;
-  templateId: string;
-  status: 'invited' | 'completed' | 'expired' | 'cancelled';
-  deliveryPath: 'virtual_cv' | 'email';
-  completeBy: string;
-  requestedAt: string;
-}
-
-export interface ScreeningTriggered {
-  screening: ScreeningView;
-  billing: 'included' | 'overage';
-  priceCents: number;
-  currency: string;
-}
-
-export interface TemplateView {
-  id: string;
-  name: string;
-  priceCents: number | null;
-  currency: 'AUD' | 'USD';
-  active: boolean;
-}
-
-export function statusOf(row: ScreeningRow, now: Date): ScreeningView['status'] {
+export function statusOf(row: ScreeningRow, now: Date): Screening['status'] {
   if (row.status === 'invited' && row.complete_by.getTime() <= now.getTime()) return 'expired';
   return row.status;
 }
 
-export function screeningView(row: ScreeningRow, now: Date): ScreeningView {
+export function screeningView(row: ScreeningRow, now: Date): Screening {
   return {
     screeningId: row.id,
     jobId: row.job_id,
@@ -70,7 +50,7 @@ export function screeningView(row: ScreeningRow, now: Date): ScreeningView {
   };
 }
 
-const templateView = (row: TemplateRow): TemplateView => ({
+const templateView = (row: TemplateRow): ScreeningTemplate => ({
   id: row.id,
   name: row.name,
   priceCents: row.price_cents,
@@ -78,50 +58,60 @@ const templateView = (row: TemplateRow): TemplateView => ({
   active: row.active,
 });
 
-export function monthBounds(now: Date): { start: Date; end: Date } {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start, end };
-}
-
-interface Reachable {
-  kind: 'application' | 'candidate';
-  /** Applied to this role: contact is solicited. */
-  applied: boolean;
-  /** Holds a claimed virtual CV (or their own account's CV): reached there, not by email. */
-  claimed: boolean;
-}
-
 export function createScreeningService(deps: { db: Db; clock: Clock; queue: TaskQueue; mailer: Mailer }) {
   const { db, clock, queue } = deps;
 
-  /** One of the role's candidates: an application to this job, or a person in the account's pool. */
-  async function candidateOf(
+  /** The invitation: the screening row, and its email as a keyed task unless it goes to a virtual CV. */
+  async function invite(
     trx: Db,
-    accountId: string,
-    jobId: string,
-    candidateId: string,
-  ): Promise<Reachable> {
-    const { application, imported } = await screeningRepository.candidateFacts(trx, accountId, candidateId);
-    if (
-      application &&
-      application.job_id === jobId &&
-      application.status === 'received' &&
-      application.email !== null
-    ) {
-      return { kind: 'application', applied: true, claimed: application.cv_status === 'claimed' };
+    facts: {
+      accountId: string;
+      job: ManagedRole;
+      candidateId: string;
+      candidate: RoleCandidate;
+      template: TemplateRow;
+      price: number;
+      billing: 'included' | 'overage';
+      input: ScreeningRequest;
+      completeBy: Date;
+      now: Date;
+    },
+  ): Promise<ScreeningRow> {
+    const { job, candidate, template, input, now } = facts;
+    const row = await screeningRepository.insert(trx, {
+      id: newId('scr', now),
+      account_id: facts.accountId,
+      job_id: job.id,
+      candidate_kind: candidate.kind,
+      candidate_id: facts.candidateId,
+      template_id: template.id,
+      status: 'invited',
+      delivery_path: candidate.claimed ? 'virtual_cv' : 'email',
+      billing: facts.billing,
+      price_cents: facts.price,
+      currency: template.currency,
+      managed_since: job.managed_since,
+      unsolicited: !candidate.applied,
+      message: input.message ?? null,
+      language: input.language ?? 'en',
+      complete_by: facts.completeBy,
+      requested_at: now,
+      completed_at: null,
+      cancelled_at: null,
+    });
+    if (row.delivery_path === 'email') {
+      await queue.enqueue(
+        trx,
+        'send-screening-invite',
+        { screeningId: row.id },
+        { key: `send-screening-invite:${row.id}` },
+      );
     }
-    if (imported && imported.email !== null) {
-      return { kind: 'candidate', applied: false, claimed: imported.cv_status === 'claimed' };
-    }
-    throw notFound('Candidate');
+    return row;
   }
 
   return {
-    async createTemplate(
-      accountId: string,
-      input: { name: string; priceCents: number | null; currency: 'AUD' | 'USD'; active?: boolean },
-    ): Promise<TemplateView> {
+    async createTemplate(accountId: string, input: TemplateCreate): Promise<ScreeningTemplate> {
       if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
       const now = clock.now();
       return templateView(
@@ -141,8 +131,8 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
     async updateTemplate(
       accountId: string,
       templateId: string,
-      input: { name?: string; priceCents?: number | null; currency?: 'AUD' | 'USD'; active?: boolean },
-    ): Promise<TemplateView> {
+      input: TemplatePatch,
+    ): Promise<ScreeningTemplate> {
       const row = await screeningRepository.updateTemplate(db, accountId, templateId, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.priceCents !== undefined ? { price_cents: input.priceCents } : {}),
@@ -155,9 +145,8 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
     },
 
     /**
-     * Checks in order — body, job, candidate, one open screening, price, unsolicited-contact limit,
-     * overage cap — then the insert, all in one transaction under the account's row lock, so two
-     * concurrent calls cannot both pass the cap or both open a screening.
+     * Invites one of a role's candidates: the checks of trigger-steps.ts in their order, then the
+     * invitation, all in one transaction under the account's row lock.
      */
     async trigger(
       accountId: string,
@@ -167,120 +156,29 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       seal?: Seal<ScreeningTriggered>,
     ): Promise<ScreeningTriggered> {
       const now = clock.now();
-      let completeBy = new Date(now.getTime() + DEFAULT_DEADLINE_MS);
-      if (input.completeBy !== undefined) {
-        const at = parseInstant(input.completeBy);
-        if (at === null)
-          throw badRequest('completeBy must be an ISO 8601 date-time.', { field: 'completeBy' });
-        if (at.getTime() <= now.getTime())
-          throw badRequest('completeBy must be in the future.', { field: 'completeBy' });
-        if (at.getTime() > now.getTime() + MAX_DEADLINE_MS) {
-          throw badRequest('completeBy must be within 90 days.', { field: 'completeBy' });
-        }
-        completeBy = at;
-      }
       return db.transaction().execute(async (trx) => {
-        const account = await accountRepository.findForUpdate(trx, accountId);
-        if (!account) throw notFound('Account');
-        const template = await screeningRepository.template(trx, accountId, input.templateId);
-        if (!template || !template.active) {
-          throw badRequest('templateId names no active screening template of this account.', {
-            field: 'templateId',
-          });
-        }
-        const job = await jobRepository.find(trx, accountId, jobId);
-        if (!job || job.status === 'draft') throw notFound('Job');
-        if (!isManaged(job, now) || job.managed_since === null) {
-          throw new AppError('ad_not_managed', 'Only a managed, published ad can screen candidates.');
-        }
-        const candidate = await candidateOf(trx, accountId, jobId, candidateId);
-        if (await screeningRepository.openFor(trx, jobId, candidateId, now)) {
-          throw conflict('A screening is already open for this candidate on this role.');
-        }
-        if (template.price_cents === null) {
-          throw new AppError(
-            'price_unavailable',
-            "The template's price cannot be read; the screening was not sent.",
-          );
-        }
-        const unsolicited = !candidate.applied;
-        if (unsolicited) {
-          const contacts = await screeningRepository.contactsSince(
-            trx,
-            accountId,
-            candidateId,
-            new Date(now.getTime() - CONTACT_WINDOW_MS),
-          );
-          if (contacts.length >= account.weekly_unsolicited_contacts) {
-            // With a limit of 0 there may be no contact in the window: then retry after a whole window.
-            const oldest = contacts[contacts.length - account.weekly_unsolicited_contacts] ?? now;
-            const retryAfter = Math.max(
-              1,
-              Math.ceil((oldest.getTime() + CONTACT_WINDOW_MS - now.getTime()) / 1000),
-            );
-            throw new AppError(
-              'unsolicited_contact_limit',
-              `This person did not apply to the role and was already contacted ${contacts.length} times in the last seven days (limit ${account.weekly_unsolicited_contacts}).`,
-              { limit: account.weekly_unsolicited_contacts },
-              retryAfter,
-            );
-          }
-        }
-        const included =
-          (await screeningRepository.includedUsed(trx, jobId, job.managed_since, now)) <
-          account.included_screenings_per_managed_ad;
-        if (!included) {
-          const month = monthBounds(now);
-          const committed = await screeningRepository.committedOverage(
-            trx,
-            accountId,
-            template.currency,
-            month.start,
-            month.end,
-            now,
-          );
-          if (committed + template.price_cents > account.monthly_overage_cap_cents) {
-            throw new AppError(
-              'overage_cap_reached',
-              "This screening's price would take the month's overage past the account's cap; a billing admin can raise it in the console.",
-              {
-                priceCents: template.price_cents,
-                currency: template.currency,
-                capCents: account.monthly_overage_cap_cents,
-                spendCents: committed,
-              },
-            );
-          }
-        }
-        const row = await screeningRepository.insert(trx, {
-          id: newId('scr', now),
-          account_id: accountId,
-          job_id: jobId,
-          candidate_kind: candidate.kind,
-          candidate_id: candidateId,
-          template_id: template.id,
-          status: 'invited',
-          delivery_path: candidate.claimed ? 'virtual_cv' : 'email',
-          billing: included ? 'included' : 'overage',
-          price_cents: template.price_cents,
-          currency: template.currency,
-          managed_since: job.managed_since,
-          unsolicited,
-          message: input.message ?? null,
-          language: input.language ?? 'en',
-          complete_by: completeBy,
-          requested_at: now,
-          completed_at: null,
-          cancelled_at: null,
+        const account = await lockAccount(trx, accountId);
+        // The path's resources first, so another account's job is 404 whatever the body says.
+        const job = await managedRole(trx, accountId, jobId, now);
+        const candidate = await roleCandidate(trx, accountId, jobId, candidateId);
+        const completeBy = deadline(input.completeBy, now);
+        const template = await activeTemplate(trx, accountId, input.templateId);
+        await noOpenScreening(trx, jobId, candidateId, now);
+        const price = lockedPrice(template);
+        if (!candidate.applied) await withinContactLimit(trx, account, candidateId, now);
+        const billing = await billingClass(trx, { account, job, template, price, now });
+        const row = await invite(trx, {
+          accountId,
+          job,
+          candidateId,
+          candidate,
+          template,
+          price,
+          billing,
+          input,
+          completeBy,
+          now,
         });
-        if (row.delivery_path === 'email') {
-          await queue.enqueue(
-            trx,
-            'send-screening-invite',
-            { screeningId: row.id },
-            { key: `send-screening-invite:${row.id}` },
-          );
-        }
         const result: ScreeningTriggered = {
           screening: screeningView(row, now),
           billing: row.billing,
@@ -292,8 +190,13 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       });
     },
 
+    /** The role closed (jobs calls this inside its close): open screenings end with it, unbilled. */
+    async cancelForClosedJob(trx: Db, jobId: string, at: Date): Promise<number> {
+      return screeningRepository.cancelOpenForJob(trx, jobId, at);
+    },
+
     /** Console: the candidate finished; overage is billed now, at the price locked at the call. */
-    async complete(accountId: string, screeningId: string): Promise<ScreeningView> {
+    async complete(accountId: string, screeningId: string): Promise<Screening> {
       const now = clock.now();
       const row = await screeningRepository.complete(db, accountId, screeningId, now);
       if (row) return screeningView(row, now);
@@ -347,7 +250,7 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       const person = await cvRepository.subject(db, row.candidate_kind, row.candidate_id);
       if (!person?.email || !person.name) return;
       const context = await cvRepository.context(db, row.account_id, row.job_id);
-      const locale = (['en', 'es', 'fr', 'pt'].includes(row.language) ? row.language : 'en') as ConsentLocale;
+      const locale = isConsentLocale(row.language) ? row.language : 'en';
       const mail = screeningInviteMail({
         locale,
         name: person.name,

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { App } from '../types.ts';
 import type { Services } from '../../deps.ts';
-import { AppError } from '../../domain/errors.ts';
+import { unavailable } from '../../domain/errors.ts';
 
 export function registerProbes(app: App, services: Services, registry: Registry): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -11,8 +11,7 @@ export function registerProbes(app: App, services: Services, registry: Registry)
       request.log.warn({ err }, 'readiness check failed');
       return false;
     });
-    if (!ready)
-      throw new AppError('unavailable', 'The database is unreachable or its migrations are not applied.');
+    if (!ready) throw unavailable('The database is unreachable or its migrations are not applied.');
     return { status: 'ready' };
   });
 

@@ -1,6 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { documentedErrors } from '../../contract/errors.ts';
-import type { ErrorCode } from '../../domain/errors.ts';
+import { type ErrorCode, routeErrorCodes } from '../../contract/errors.ts';
 
 const RATE_LIMIT_NOTE =
   'Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.';
@@ -22,20 +21,23 @@ export function v1Docs(options: {
   const rateLimited = options.rateLimited !== false;
   const notes = [`Scope \`${options.scope}\`.`];
   if (rateLimited) notes.push(RATE_LIMIT_NOTE);
-  const errors: ErrorCode[] = [...(options.errors ?? [])];
+  const named: ErrorCode[] = [...(options.errors ?? [])];
   if (options.idempotency) {
     notes.push(
       options.idempotency === 'required'
         ? 'Idempotency-Key is required: a retry with the same key and body replays the first answer (24 hours); another body, or the first still running, is 409 `conflict`.'
         : 'Idempotency-Key is optional and recommended: a retry with the same key and body replays the first answer (24 hours); another body, or the first still running, is 409 `conflict`.',
     );
-    errors.push('conflict');
+    named.push('conflict');
   }
+  const errors = routeErrorCodes(named, { rateLimited });
   return {
     operationId: options.operationId,
     summary: options.summary,
     description: notes.join(' '),
     tags: [options.tag],
+    // The route's error codes as data; the OpenAPI plugin documents each code's body and an example.
+    'x-error-codes': errors,
     ...(options.idempotency
       ? {
           headers: Type.Object({
@@ -49,7 +51,7 @@ export function v1Docs(options: {
           }),
         }
       : {}),
-    response: { ...options.success, ...documentedErrors(errors, { rateLimited }) },
+    response: options.success,
   };
 }
 

@@ -1,6 +1,9 @@
-import { ApplicationCreatedBody, ApplicationWrite } from '../../../contract/intake.ts';
+import {
+  type ApplicationCreated,
+  ApplicationCreatedBody,
+  ApplicationWrite,
+} from '../../../contract/intake.ts';
 import { JobParams } from '../../../contract/job.ts';
-import type { ApplicationAnswer } from '../../../domain/intake/application-service.ts';
 import { principalOf } from '../../../plugins/guard.ts';
 import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
@@ -28,6 +31,7 @@ export const createApplication: Route = (app, { applications, idempotency }) => 
             'daily_cap_reached',
             'upload_invalid',
             'cv_rejected',
+            'unavailable',
           ],
           idempotency: 'required',
         }),
@@ -37,8 +41,8 @@ export const createApplication: Route = (app, { applications, idempotency }) => 
       const answer = answerWith(
         request,
         idempotency,
-        (result: ApplicationAnswer) => (result.duplicate ? 200 : 201),
-        (result: ApplicationAnswer) => result,
+        (result: ApplicationCreated) => (result.duplicate ? 200 : 201),
+        (result: ApplicationCreated) => result,
       );
       await applications.apply(
         principalOf(request).accountId,

@@ -1,5 +1,4 @@
-import { CandidateCreatedBody, CandidateWrite } from '../../../contract/intake.ts';
-import type { CandidateAnswer } from '../../../domain/intake/candidate-service.ts';
+import { type CandidateCreated, CandidateCreatedBody, CandidateWrite } from '../../../contract/intake.ts';
 import { principalOf } from '../../../plugins/guard.ts';
 import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
@@ -18,13 +17,19 @@ export const createCandidate: Route = (app, { candidates, idempotency }) => {
           tag: 'applications',
           scope: 'applications:write',
           success: { 201: CandidateCreatedBody },
-          errors: ['upload_invalid', 'attestation_required', 'cv_rejected', 'daily_cap_reached'],
+          errors: [
+            'upload_invalid',
+            'attestation_required',
+            'cv_rejected',
+            'daily_cap_reached',
+            'unavailable',
+          ],
           idempotency: 'required',
         }),
       },
     },
     async (request, reply) => {
-      const answer = answerWith(request, idempotency, 201, (result: CandidateAnswer) => result);
+      const answer = answerWith(request, idempotency, 201, (result: CandidateCreated) => result);
       await candidates.import(principalOf(request).accountId, request.body, answer.seal);
       return answer.send(reply);
     },

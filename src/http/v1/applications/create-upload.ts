@@ -1,5 +1,4 @@
-import { UploadCreate, UploadSlotBody } from '../../../contract/intake.ts';
-import type { UploadSlot } from '../../../domain/intake/upload-service.ts';
+import { UploadCreate, type UploadSlot, UploadSlotBody } from '../../../contract/intake.ts';
 import { principalOf } from '../../../plugins/guard.ts';
 import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';

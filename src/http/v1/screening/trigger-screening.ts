@@ -1,9 +1,9 @@
 import {
   ScreeningParams,
   ScreeningRequestBody,
+  type ScreeningTriggered,
   ScreeningTriggeredBody,
 } from '../../../contract/screening.ts';
-import type { ScreeningTriggered } from '../../../domain/screening/screening-service.ts';
 import { principalOf } from '../../../plugins/guard.ts';
 import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';

@@ -1,9 +1,27 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { LocalBlobStore, UploadQuery } from './local-store.ts';
+import {
+  type LocalBlobStore,
+  type UploadQuery,
+  type UploadRefusal,
+  UploadRefusedError,
+} from '../../blob-store/index.ts';
+import { type AppError, badRequest, conflict, forbidden, unsupportedMediaType } from '../../domain/errors.ts';
 
 /** What the route needs of the store (tests may wrap it). */
 export type UploadReceiver = Pick<LocalBlobStore, 'receive'>;
+
+const ANSWER_FOR: Record<UploadRefusal, (message: string) => AppError> = {
+  malformed: badRequest,
+  url_refused: forbidden,
+  wrong_type: unsupportedMediaType,
+  already_received: conflict,
+};
+
+/** The store's refusal as the answer the client gets; anything else is the service's failure. */
+function asAnswer(error: unknown): unknown {
+  return error instanceof UploadRefusedError ? ANSWER_FOR[error.kind](error.message) : error;
+}
 
 /**
  * `PUT /uploads/:key`: the target of the local store's presigned URLs. No API key: the URL's
@@ -33,7 +51,7 @@ export function registerLocalUploadRoute(
         } catch (error) {
           // The body may still be arriving; closing spares reading a file that is refused anyway.
           reply.header('connection', 'close');
-          throw error;
+          throw asAnswer(error);
         }
         if (onReceived) await onReceived(request.params.key);
         return reply.code(200).send({ stored: true });

@@ -1,7 +1,7 @@
-import type { Db } from '../db/connect.ts';
-import { notFound } from '../domain/errors.ts';
-import type { Clock } from '../lib/clock.ts';
-import { type TaskRow, taskRepository } from './task-repository.ts';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { type TaskRow, taskRepository } from '../../tasks/task-repository.ts';
+import { notFound } from '../errors.ts';
 
 export interface TaskView {
   id: string;
@@ -31,8 +31,11 @@ function view(row: TaskRow): TaskView {
   };
 }
 
-/** What operators see of the queue: counts by state, the dead letters, and a way to retry one. */
-export function createTaskAdmin(deps: { db: Db; clock: Clock }) {
+/**
+ * What operators see of the queue (console): counts by state, the dead letters, and a way to retry
+ * one. The queue itself (src/tasks) knows nothing of the console or of HTTP answers.
+ */
+export function createTaskAdminService(deps: { db: Db; clock: Clock }) {
   return {
     async list(state: TaskRow['state']): Promise<{ counts: Record<string, number>; tasks: TaskView[] }> {
       return {
@@ -45,3 +48,5 @@ export function createTaskAdmin(deps: { db: Db; clock: Clock }) {
     },
   };
 }
+
+export type TaskAdminService = ReturnType<typeof createTaskAdminService>;

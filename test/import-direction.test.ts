@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import ts from 'typescript';
+
+/**
+ * Imports point one way (docs/architecture.md): the contract imports nothing of ours;
+ * infrastructure never imports the domain, HTTP, plugins or Fastify; the domain never imports HTTP,
+ * plugins, the composition root or Fastify; and an area writes another area's tables only through
+ * that area's service, never through its repository.
+ */
+
+const SRC = path.resolve(import.meta.dirname, '../src');
+
+const INFRASTRUCTURE = new Set([
+  'db',
+  'blob-store',
+  'mail',
+  'pdf',
+  'tasks',
+  'rate-limit',
+  'lib',
+  'cv-builder',
+]);
+/** The composition root and the process entry points: they import everything, nothing imports them back. */
+const ROOT = new Set(['app', 'deps', 'main']);
+/** Packages the contract may use: the schema library and nothing else. */
+const CONTRACT_PACKAGES = new Set(['typebox']);
+/** A repository method that writes starts with one of these verbs. */
+const WRITE_VERB =
+  /^(insert|update|upsert|delete|remove|cancel|mark|erase|complete|add|retire|reclaim|move|ensure|use|touch|revoke|spend|set|create|save|claim|release|fail|retry)/;
+
+export interface SourceFile {
+  /** Path below src, with forward slashes (`domain/jobs/job-service.ts`). */
+  file: string;
+  text: string;
+}
+
+/** `domain/jobs/x.ts` → `domain`; `app.ts` → `app`. */
+function layerOf(file: string): string {
+  const [first] = file.split('/');
+  return first!.replace(/\.ts$/, '');
+}
+
+/** `domain/jobs/x.ts` → `jobs`; null outside the domain. */
+function areaOf(file: string): string | null {
+  const parts = file.split('/');
+  return parts[0] === 'domain' && parts.length > 2 ? parts[1]! : null;
+}
+
+function specifiers(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** Resolves a relative specifier to a path below src, or null for a package. */
+function resolve(from: string, specifier: string): string | null {
+  if (!specifier.startsWith('.')) return null;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+}
+
+/** Every import that points the wrong way, and every write into another area's repository. */
+export function violations(files: SourceFile[]): string[] {
+  const found: string[] = [];
+  const repositoryArea = new Map<string, string>();
+  for (const { file } of files) {
+    const area = areaOf(file);
+    const match = /([a-z-]+)-repository\.ts$/.exec(file);
+    if (area && match) {
+      const name = match[1]!.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+      repositoryArea.set(`${name}Repository`, area);
+    }
+  }
+  for (const { file, text } of files) {
+    const layer = layerOf(file);
+    for (const specifier of specifiers(text)) {
+      const target = resolve(file, specifier);
+      const where = `${file} imports ${specifier}`;
+      if (target === null) {
+        const pkg = specifier.startsWith('@')
+          ? specifier.split('/').slice(0, 2).join('/')
+          : specifier.split('/')[0]!;
+        if (layer === 'contract' && !CONTRACT_PACKAGES.has(pkg))
+          found.push(`${where}: the contract uses only typebox`);
+        if (
+          (layer === 'domain' || INFRASTRUCTURE.has(layer)) &&
+          (pkg === 'fastify' || pkg.startsWith('@fastify/'))
+        ) {
+          found.push(`${where}: only HTTP code imports Fastify`);
+        }
+        continue;
+      }
+      if (target.startsWith('..')) {
+        found.push(`${where}: outside src`);
+        continue;
+      }
+      const targetLayer = layerOf(target);
+      if (layer === 'contract' && targetLayer !== 'contract') {
+        found.push(`${where}: the contract imports nothing of ours`);
+      }
+      if (INFRASTRUCTURE.has(layer) && ['domain', 'http', 'plugins', ...ROOT].includes(targetLayer)) {
+        found.push(`${where}: infrastructure never imports ${targetLayer}`);
+      }
+      if (layer === 'domain' && ['http', 'plugins', ...ROOT].includes(targetLayer)) {
+        found.push(`${where}: the domain never imports ${targetLayer}`);
+      }
+    }
+    const area = areaOf(file);
+    if (area === null) continue;
+    for (const call of text.matchAll(/\b([a-z][A-Za-z]*Repository)\.([A-Za-z]+)\s*\(/g)) {
+      const [, repository, method] = call as unknown as [string, string, string];
+      const owner = repositoryArea.get(repository);
+      if (owner && owner !== area && WRITE_VERB.test(method)) {
+        found.push(`${file} calls ${repository}.${method}: writes go through the ${owner} area's service`);
+      }
+    }
+  }
+  return found;
+}
+
+function sourceFiles(dir: string): SourceFile[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => ({
+      file: name.split(path.sep).join('/'),
+      text: fs.readFileSync(path.join(dir, name), 'utf8'),
+    }));
+}
+
+describe('import direction', () => {
+  test('src: every import points the right way, and no area writes through another area’s repository', () => {
+    const files = sourceFiles(SRC);
+    assert.ok(files.length > 100, `read only ${files.length} files`);
+    assert.deepEqual(violations(files), []);
+  });
+
+  test('the check finds each kind of wrong turn', () => {
+    const file = (name: string, text: string): SourceFile => ({ file: name, text });
+    const found = violations([
+      file('contract/job.ts', "import { x } from '../domain/jobs/job-view.ts';\nimport { z } from 'zod';"),
+      file('contract/ok.ts', "import { Type } from 'typebox';\nimport { y } from './vocabulary.ts';"),
+      file('blob-store/local-store.ts', "import { AppError } from '../domain/errors.ts';"),
+      file('tasks/worker.ts', "export { x } from '../http/types.ts';"),
+      file('lib/time.ts', "const m = await import('../plugins/guard.ts');"),
+      file('blob-store/upload-route.ts', "import type { FastifyInstance } from 'fastify';"),
+      file('domain/jobs/job-service.ts', "import type { FastifyReply } from 'fastify';"),
+      file('domain/jobs/job-view.ts', "import { principalOf } from '../../plugins/guard.ts';"),
+      file('domain/intake/x.ts', "import { routes } from '../../http/routes.ts';"),
+      file('domain/cv/y.ts', "import { createServices } from '../../deps.ts';"),
+      file('domain/screening/screening-repository.ts', 'export const screeningRepository = {};'),
+      file('domain/jobs/close.ts', 'await screeningRepository.cancelOpenForJob(trx, id, now);'),
+      file('domain/screening/own.ts', 'await screeningRepository.cancelOpenForJob(trx, id, now);'),
+      file('domain/intake/read.ts', 'await screeningRepository.openFor(trx, id, c, now);'),
+      file('http/v1/ok.ts', "import { x } from '../../domain/errors.ts';"),
+    ]);
+    const files = found.map((line) => line.split(' ')[0]);
+    assert.deepEqual(files, [
+      'contract/job.ts',
+      'contract/job.ts',
+      'blob-store/local-store.ts',
+      'tasks/worker.ts',
+      'lib/time.ts',
+      'blob-store/upload-route.ts',
+      'domain/jobs/job-service.ts',
+      'domain/jobs/job-view.ts',
+      'domain/intake/x.ts',
+      'domain/cv/y.ts',
+      'domain/jobs/close.ts',
+    ]);
+  });
+});
