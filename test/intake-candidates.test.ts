@@ -5,8 +5,10 @@ import {
   CV_LIMITS,
   type TestContext,
   candidateBody,
+  applyTo,
   client,
   closeDatabase,
+  createPublished,
   consoleCall,
   errorOf,
   intakeAccount,
@@ -214,6 +216,33 @@ describe('import outcomes', () => {
     assert.equal(elsewhere.statusCode, 201, elsewhere.body);
     assert.equal(elsewhere.json().status, 'queued');
     assert.notEqual(elsewhere.json().candidateId, candidateId);
+  });
+
+  test('already_imported: an address that applied to one of the account’s roles; no second CV, no second mail', async () => {
+    const { api, account } = await intakeAccount(ctx.app);
+    const job = await createPublished(api, { title: 'Data Engineer' });
+    const email = address('Applied');
+    const applied = await applyTo(ctx, api, job.id, { email });
+    const upload = await uploadPdf(ctx, api, CV);
+    const res = await importCandidate(api, candidateBody(upload.uploadId, { email: email.toUpperCase() }));
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(res.json(), {
+      candidateId: applied.candidateId,
+      status: 'already_imported',
+      cvStatus: 'none',
+    });
+    assert.equal(
+      (await candidatesOf(ctx, account.id)).length,
+      0,
+      'no pool row, so no second build or claim mail',
+    );
+    await assertErased(ctx, upload.uploadId);
+
+    // Another account holds nothing for the address: its import is queued.
+    const other = await intakeAccount(ctx.app);
+    const theirs = await uploadPdf(ctx, other.api, CV);
+    const elsewhere = await importCandidate(other.api, candidateBody(theirs.uploadId, { email }));
+    assert.equal(elsewhere.json().status, 'queued', elsewhere.body);
   });
 
   test('rejected: a readable PDF that is not a CV; nothing personal kept, the address can be imported again', async () => {
