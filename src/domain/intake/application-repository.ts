@@ -46,6 +46,16 @@ export const applicationRepository = {
       .executeTakeFirst();
   },
 
+  /** processing → claimed for an application that stands on the person's own account CV. */
+  async markStandingOnAccount(db: Db, id: string, at: Date): Promise<void> {
+    await db
+      .updateTable('applications')
+      .set({ cv_status: 'claimed', claimed_at: at, updated_at: at })
+      .where('id', '=', id)
+      .where('cv_status', '=', 'processing')
+      .execute();
+  },
+
   async countSince(db: Db, by: { accountId: string } | { jobId: string }, since: Date): Promise<number> {
     let query = db
       .selectFrom('applications')
