@@ -245,6 +245,20 @@ describe('import outcomes', () => {
     assert.equal(elsewhere.json().status, 'queued', elsewhere.body);
   });
 
+  test('rejected carries detail and fix like cv_rejected, in the import’s locale', async () => {
+    const { api } = await intakeAccount(ctx.app);
+    const menu = await uploadPdf(ctx, api, MENU);
+    const res = await importCandidate(
+      api,
+      candidateBody(menu.uploadId, { email: address('Menu'), locale: 'fr' }),
+    );
+    assert.equal(res.json().status, 'rejected', res.body);
+    const { rejection } = res.json();
+    assert.deepEqual(Object.keys(rejection).sort(), ['detail', 'fix', 'reason']);
+    assert.match(rejection.detail, /n'est pas un CV/);
+    assert.match(rejection.fix, /^Envoyez le CV/);
+  });
+
   test('rejected: a readable PDF that is not a CV; nothing personal kept, the address can be imported again', async () => {
     const { api, account } = await intakeAccount(ctx.app);
     const email = address('Menu');
@@ -256,6 +270,7 @@ describe('import outcomes', () => {
     assert.equal(created.cvStatus, 'none');
     assert.equal(created.rejection.reason, 'not_a_cv');
     assert.ok(typeof created.rejection.detail === 'string' && created.rejection.detail.length > 20);
+    assert.ok(typeof created.rejection.fix === 'string' && created.rejection.fix.length > 20);
     assert.deepEqual(Object.keys(created).sort(), ['candidateId', 'cvStatus', 'rejection', 'status']);
     const row = await candidateRow(ctx, created.candidateId);
     assert.equal(row?.outcome, 'rejected');

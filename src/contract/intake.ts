@@ -174,8 +174,14 @@ export const CandidateCreatedBody = Type.Object({
   cvStatus: enumOf(['processing', 'none'] as const),
   rejection: Type.Optional(
     Type.Object(
-      { reason: enumOf(['not_a_cv'] as const), detail: Type.String() },
-      { description: 'Present on rejected.' },
+      {
+        reason: enumOf(['not_a_cv'] as const),
+        detail: Type.String({
+          description: 'What is wrong, written to be shown to the person, in the import locale.',
+        }),
+        fix: Type.String({ description: 'What to send instead, written to be shown to the person.' }),
+      },
+      { description: 'Present on rejected: the same candidate-facing fields as cv_rejected.' },
     ),
   ),
 });

@@ -15,6 +15,7 @@ import type { Seal } from '../seal.ts';
 import { applicationRepository } from './application-repository.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
 import { looksLikeCv } from './cv-likeness.ts';
+import { notACv } from './not-a-cv.ts';
 import { emailKey, utcDay } from './day-window.ts';
 import type { CvFileStore } from './ports.ts';
 import type { UploadService } from './upload-service.ts';
@@ -30,12 +31,6 @@ type ImportOutcome =
   | { kind: 'existing_account' }
   | { kind: 'rejected'; rejection: Rejection }
   | { kind: 'queued' };
-
-const NOT_A_CV: Rejection = {
-  reason: 'not_a_cv',
-  detail:
-    'The file is a readable PDF, but it does not read as a CV: no contact details, dates or CV sections were found.',
-};
 
 const alreadyImported = (candidateId: string): CandidateCreated => ({
   candidateId,
@@ -169,7 +164,7 @@ export function createCandidateService(deps: {
     if (already) return { kind: 'already_imported', candidateId: already };
     if (await candidateRepository.findPerson(db, key)) return { kind: 'existing_account' };
     const verdict = await uploads.inspect(upload, input.locale ?? 'en');
-    if (!looksLikeCv(verdict.text)) return { kind: 'rejected', rejection: NOT_A_CV };
+    if (!looksLikeCv(verdict.text)) return { kind: 'rejected', rejection: notACv(input.locale ?? 'en') };
     return { kind: 'queued' };
   }
 
