@@ -1,8 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { PUBLIC_STATUSES } from './job.ts';
+import { SafePropertyName, Text } from './text.ts';
 import { enumOf, LocaleSchema as Locale } from './vocabulary.ts';
 
-const Email = Type.String({
+const Email = Text({
   format: 'email',
   minLength: 3,
   maxLength: 254,
@@ -46,7 +47,7 @@ export const UploadCreate = Type.Object(
       maximum: MAX_UPLOAD_BYTES,
       description: "The file's exact size in bytes.",
     }),
-    fileName: Type.Optional(Type.String({ minLength: 1, maxLength: INTAKE_MAX.fileName })),
+    fileName: Type.Optional(Text({ minLength: 1, maxLength: INTAKE_MAX.fileName })),
   },
   { additionalProperties: false },
 );
@@ -60,14 +61,14 @@ export type UploadSlot = Static<typeof UploadSlotBody>;
 
 export const ConsentReceipt = Type.Object(
   {
-    consentTextId: Type.String({ minLength: 1, maxLength: 100 }),
-    version: Type.String({ minLength: 1, maxLength: 100 }),
+    consentTextId: Text({ minLength: 1, maxLength: 100 }),
+    version: Text({ minLength: 1, maxLength: 100 }),
     locale: Type.Optional(Locale),
-    acceptedAt: Type.Union([Type.String({ maxLength: 40 }), Type.Integer({ minimum: 0 })], {
+    acceptedAt: Type.Union([Text({ maxLength: 40 }), Type.Integer({ minimum: 0 })], {
       description: 'ISO 8601, or epoch milliseconds; not more than five minutes ahead of the service clock.',
     }),
-    ip: Type.String({ maxLength: INTAKE_MAX.ip }),
-    userAgent: Type.String({ maxLength: INTAKE_MAX.userAgent }),
+    ip: Text({ maxLength: INTAKE_MAX.ip }),
+    userAgent: Text({ maxLength: INTAKE_MAX.userAgent }),
   },
   { additionalProperties: false },
 );
@@ -77,30 +78,31 @@ export type ConsentReceipt = Static<typeof ConsentReceipt>;
 export const LawfulBasis = Type.Object(
   { attested: Type.Boolean({ description: 'Must be true.' }) },
   {
-    additionalProperties: Type.Union([Type.String({ maxLength: 1_000 }), Type.Boolean(), Type.Number()]),
+    additionalProperties: Type.Union([Text({ maxLength: 1_000 }), Type.Boolean(), Type.Number()]),
+    propertyNames: SafePropertyName,
     maxProperties: 10,
   },
 );
 
 const CvRef = Type.Object(
-  { uploadId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { uploadId: Text({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
 
 export const ApplicationWrite = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: INTAKE_MAX.name }),
+    name: Text({ minLength: 1, maxLength: INTAKE_MAX.name }),
     email: Email,
-    phone: Type.Optional(Type.String({ maxLength: INTAKE_MAX.phone })),
-    location: Type.Optional(Type.String({ maxLength: INTAKE_MAX.location })),
+    phone: Type.Optional(Text({ maxLength: INTAKE_MAX.phone })),
+    location: Type.Optional(Text({ maxLength: INTAKE_MAX.location })),
     cv: CvRef,
-    coverNote: Type.Optional(Type.String({ maxLength: INTAKE_MAX.coverNote })),
+    coverNote: Type.Optional(Text({ maxLength: INTAKE_MAX.coverNote })),
     answers: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            question: Type.String({ maxLength: INTAKE_MAX.question }),
-            answer: Type.String({ maxLength: INTAKE_MAX.answer }),
+            question: Text({ maxLength: INTAKE_MAX.question }),
+            answer: Text({ maxLength: INTAKE_MAX.answer }),
           },
           { additionalProperties: false },
         ),
@@ -141,7 +143,7 @@ export type ApplicationStatus = Static<typeof ApplicationStatusBody>;
 
 export const CandidateWrite = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: INTAKE_MAX.name }),
+    name: Text({ minLength: 1, maxLength: INTAKE_MAX.name }),
     email: Email,
     cv: CvRef,
     sendClaimEmail: Type.Optional(Type.Boolean()),
@@ -173,4 +175,4 @@ export const CandidateCreatedBody = Type.Object({
 });
 export type CandidateCreated = Static<typeof CandidateCreatedBody>;
 
-export const ApplicationParams = Type.Object({ applicationId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ApplicationParams = Type.Object({ applicationId: Text({ minLength: 1, maxLength: 64 }) });

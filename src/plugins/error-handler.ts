@@ -1,3 +1,4 @@
+import { SAFE_TEXT_PATTERN, SAFE_TEXT_RULE } from '../contract/text.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AppError,
@@ -44,6 +45,8 @@ interface AjvIssue {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** Set when the issue is about a property's name (`propertyNames`), not its value. */
+  propertyName?: string;
 }
 
 /** Turns the first schema violation into a message that names the field, and the field itself. */
@@ -68,9 +71,17 @@ export function describeValidation(
     return { field, message: `${field} is required.` };
   }
   const field = fieldName(context, issue.instancePath);
+  if (issue.propertyName !== undefined) {
+    const rule =
+      issue.params.pattern === SAFE_TEXT_PATTERN ? SAFE_TEXT_RULE : (issue.message ?? 'is invalid');
+    return { field, message: `A property name in ${field} ${rule}.` };
+  }
   if (issue.keyword === 'enum') {
     const allowed = (issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
     return { field, message: `${field} must be one of ${allowed}.` };
+  }
+  if (issue.keyword === 'pattern' && issue.params.pattern === SAFE_TEXT_PATTERN) {
+    return { field, message: `${field} ${SAFE_TEXT_RULE}.` };
   }
   if (issue.keyword === 'type' && context === 'body' && issue.instancePath === '') {
     return { field: 'body', message: 'The request body must be a JSON object.' };
