@@ -13,6 +13,7 @@ import type { App } from './http/types.ts';
 import { registerErrorHandling, renderError } from './plugins/error-handler.ts';
 import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -95,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   const { strict, lenient } = validators();
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart !== 'body') return lenient.compile(schema);
