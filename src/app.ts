@@ -10,7 +10,12 @@ import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
 import type { App } from './http/types.ts';
-import { registerErrorHandling, renderError } from './plugins/error-handler.ts';
+import {
+  MAX_PARAM_LENGTH,
+  registerErrorHandling,
+  renderError,
+  renderFrameworkError,
+} from './plugins/error-handler.ts';
 import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
@@ -77,7 +82,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     requestIdHeader: false,
     return503OnClosing: true,
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: false },
+    frameworkErrors: renderFrameworkError,
     // The socket-level refusals Node answers before Fastify sees a request: keep the error body.
     clientErrorHandler(error, socket) {
       if (!socket.writable) return;

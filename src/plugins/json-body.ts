@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from '../domain/errors.ts';
+import { badRequest, unsupportedMediaType } from '../domain/errors.ts';
 
 /**
  * The deepest nesting a JSON body may have. The deepest the API's own bodies go is four levels
@@ -40,6 +40,15 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      // The parser would read compressed bytes as text: refuse rather than answer a misleading 400.
+      done(
+        unsupportedMediaType('Content-Encoding is not supported: send the JSON body uncompressed.'),
+        undefined,
+      );
+      return;
+    }
     const text = body as string;
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
       done(
