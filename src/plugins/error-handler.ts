@@ -8,6 +8,7 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from '../domain/errors.ts';
+import { faultError } from './fault-errors.ts';
 
 export interface RenderedError {
   statusCode: number;
@@ -125,7 +126,7 @@ export function sendError(reply: FastifyReply, error: AppError, requestId: strin
 
 export function registerErrorHandling(app: FastifyInstance, onError: ErrorObserver): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    let appError = toAppError(error);
+    let appError = toAppError(error) ?? faultError(request, error);
     if (appError === null) {
       request.log.error({ err: error }, 'unexpected failure');
       appError = internal();

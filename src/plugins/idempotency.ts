@@ -62,8 +62,14 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
   return async (request: FastifyRequest, error: AppError, rendered) => {
     const record = request.idempotencyRecord;
     if (record === null) return;
-    if (error.status >= 500 || error.status === 429) await service.release(record);
-    else await service.completeAlone(record, rendered.statusCode, rendered.body);
+    // When the database itself is what failed, the record cannot be written either: the claim's
+    // short lease (IDEMPOTENCY_LOCK_MS) then frees it, and the client still gets its answer.
+    try {
+      if (error.status >= 500 || error.status === 429) await service.release(record);
+      else await service.completeAlone(record, rendered.statusCode, rendered.body);
+    } catch (err) {
+      request.log.warn({ err }, 'idempotency record could not be settled');
+    }
     request.idempotencySettled = true;
   };
 }
