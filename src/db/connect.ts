@@ -191,7 +191,7 @@ function isRead(sql: string): boolean {
  * with the connection error, which the HTTP edge answers 503. The dead client leaves the pool.
  */
 class RetryingClient {
-  #client: pg.PoolClient;
+  #client: pg.PoolClient | null;
   readonly #pool: pg.Pool;
   #inTransaction = false;
   constructor(client: pg.PoolClient, pool: pg.Pool) {
@@ -200,21 +200,31 @@ class RetryingClient {
   }
   async query(sql: string, parameters: readonly unknown[]): Promise<pg.QueryResult> {
     const word = sql.trimStart().slice(0, 10).toLowerCase();
-    if (word.startsWith('begin') || word.startsWith('start')) this.#inTransaction = true;
+    const opening = word.startsWith('begin') || word.startsWith('start');
+    const closing = word.startsWith('commit') || word.startsWith('rollback');
+    // A transaction's first statement may run again too: nothing of it has happened yet.
+    const retryable = opening || (!this.#inTransaction && isRead(sql));
+    if (opening) this.#inTransaction = true;
     try {
-      return await this.#client.query(sql, parameters as unknown[]);
+      return await this.#session().query(sql, parameters as unknown[]);
     } catch (error) {
-      if (this.#inTransaction || !isConnectionFault(error) || !isRead(sql)) throw error;
-      this.#client.release(error as Error);
+      if (!retryable || !isConnectionFault(error)) throw error;
+      this.#client?.release(error as Error);
+      this.#client = null;
       this.#client = await this.#pool.connect();
       return await this.#client.query(sql, parameters as unknown[]);
     } finally {
-      if (word.startsWith('commit') || word.startsWith('rollback')) this.#inTransaction = false;
+      if (closing) this.#inTransaction = false;
     }
+  }
+  #session(): pg.PoolClient {
+    if (this.#client === null) throw new Error('Connection terminated: no session to run on');
+    return this.#client;
   }
   release(): void {
     // A client whose connection broke is dropped by the pool (pg checks it is still queryable).
-    this.#client.release();
+    this.#client?.release();
+    this.#client = null;
   }
 }
 

@@ -49,11 +49,13 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
   });
 
   app.addHook('onResponse', async (request) => {
-    if (request.idempotencyRecord !== null && !request.idempotencySettled) {
+    if (request.idempotencyRecord === null) return;
+    if (!request.idempotencySettled) {
       await service
         .release(request.idempotencyRecord)
         .catch((err) => request.log.warn({ err }, 'idempotency release failed'));
     }
+    service.settled();
   });
 
   // A refusal wrote nothing, so it is stored on its own: the same request gets the same answer.
