@@ -16,6 +16,7 @@ import {
   renderError,
   renderFrameworkError,
 } from './plugins/error-handler.ts';
+import { registerFaultMetrics, watchRateLimitStore } from './plugins/fault-errors.ts';
 import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
@@ -135,6 +136,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.logger) registerRequestLog(app);
 
   const registry = registerMetrics(app);
+  const faultMetrics = registerFaultMetrics(app, registry);
+  watchRateLimitStore(app, options.rateLimits, faultMetrics);
   await registerOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {
     keys: options.services.keys,
@@ -149,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const storeRefusal = registerIdempotency(app, options.services.idempotency);
   registerErrorHandling(app, storeRefusal);
 
-  registerProbes(app, options.services, registry);
+  registerProbes(app, options.services, registry, options.rateLimits);
   if (options.files.kind === 'local') {
     registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
   }

@@ -26,6 +26,8 @@ export interface Config {
   readonly role: Role;
   readonly cv: { readonly maxBytes: number; readonly maxPages: number; readonly stagedTtlSeconds: number };
   readonly logLevel: string;
+  /** On SIGTERM/SIGINT: how long in-flight requests and tasks get before the process exits (0). */
+  readonly shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {
@@ -132,5 +134,6 @@ export function parseConfig(env: Env = process.env): Config {
       stagedTtlSeconds: integer(env, 'STAGED_CV_TTL_SECONDS', 2_592_000, 1, 315_360_000),
     }),
     logLevel,
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 1_000, 600_000),
   });
 }

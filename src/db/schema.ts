@@ -51,6 +51,14 @@ export interface IdempotencyRecordsTable {
   response_body: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** "<instance id> <claim token>" of the process holding an unfinished claim (migration 040). */
+  owner: string | null;
+}
+
+/** Heartbeats of the running service processes (migration 040). */
+export interface ServiceInstancesTable {
+  id: string;
+  seen_at: Timestamp;
 }
 
 export interface JobsTable {
@@ -256,4 +264,5 @@ export interface Database {
   company_address_history: CompanyAddressHistoryTable;
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
+  service_instances: ServiceInstancesTable;
 }
