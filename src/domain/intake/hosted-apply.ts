@@ -13,12 +13,14 @@ export interface HostedSubmission {
   coverNote?: string;
   /** The page's language: the consent text shown was this language's current version. */
   locale: ConsentLocale;
-  /** The client's address as derived through the trusted proxies. */
+  /** The client's address as derived through the trusted proxies (the receipt's `ip`). */
   clientAddress: string;
+  /** The address of the socket the form came over, kept beside it (internal only). */
+  socketAddress: string;
   userAgent: string;
   source: 'integrator_site' | 'job_page';
-  /** An upload the page's script (or an earlier attempt) sent, or the file the form carried. */
-  cv: { uploadId: string } | { filePath: string; bytes: number; fileName: string };
+  /** The upload the page's script sent, or the form's file kept by `keepFile`. */
+  uploadId: string;
 }
 
 /**
@@ -33,11 +35,24 @@ export function createHostedApplyService(deps: {
 }) {
   const { clock, uploads, applications } = deps;
   return {
+    /** Room for one more file from this address (checked before the form's body is read). */
+    async ensureRoom(accountId: string, addressBucket: string, bytes: number): Promise<void> {
+      await uploads.ensureRoom(accountId, bytes, { bucket: addressBucket });
+    },
+
+    /**
+     * Stores the form's file as a hosted upload (minutes of life): the form, answered again after
+     * an error, names it so the candidate does not choose the file again.
+     */
+    async keepFile(
+      accountId: string,
+      addressBucket: string,
+      file: { path: string; bytes: number; name: string },
+    ): Promise<string> {
+      return uploads.createFromFile(accountId, file.path, file.bytes, file.name, { bucket: addressBucket });
+    },
+
     async submit(accountId: string, jobId: string, form: HostedSubmission): Promise<ApplicationCreated> {
-      const uploadId =
-        'uploadId' in form.cv
-          ? form.cv.uploadId
-          : await uploads.createFromFile(accountId, form.cv.filePath, form.cv.bytes, form.cv.fileName);
       const text = currentConsentText(form.locale);
       const input: ApplicationWrite = {
         name: form.name,
@@ -45,7 +60,7 @@ export function createHostedApplyService(deps: {
         ...(form.phone ? { phone: form.phone } : {}),
         ...(form.location ? { location: form.location } : {}),
         ...(form.coverNote ? { coverNote: form.coverNote } : {}),
-        cv: { uploadId },
+        cv: { uploadId: form.uploadId },
         consent: {
           consentTextId: text.consentTextId,
           version: text.version,
@@ -59,7 +74,9 @@ export function createHostedApplyService(deps: {
           basis: 'candidate_consent_on_hosted_apply_page',
         } as ApplicationWrite['lawfulBasis'],
       };
-      return applications.apply(accountId, jobId, input, form.source);
+      return applications.apply(accountId, jobId, input, form.source, undefined, {
+        socketAddress: form.socketAddress,
+      });
     },
   };
 }

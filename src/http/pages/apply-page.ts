@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
 import type { App } from '../types.ts';
 import type { ApplyDeps } from './apply/apply-context.ts';
+import { type ApplyTunables, DEFAULT_APPLY_TUNABLES } from './apply/challenge.ts';
 import { applyScriptAsset } from './apply/script-asset.ts';
 import { showApplyForm } from './apply/show-form.ts';
 import { submitApplyForm } from './apply/submit-form.ts';
@@ -20,9 +21,20 @@ export { APPLY_POSTS_PER_MINUTE } from './apply/apply-context.ts';
 export function registerApplyPages(
   app: App,
   services: Services,
-  options: { rateLimits: RateLimitStore; clock: Clock; secureCookies: boolean },
+  options: {
+    rateLimits: RateLimitStore;
+    clock: Clock;
+    secureCookies: boolean;
+    tunables?: Partial<ApplyTunables>;
+  },
 ) {
-  const deps: ApplyDeps = { services, ...options };
+  const deps: ApplyDeps = {
+    services,
+    rateLimits: options.rateLimits,
+    clock: options.clock,
+    secureCookies: options.secureCookies,
+    tunables: { ...DEFAULT_APPLY_TUNABLES, ...options.tunables },
+  };
   app.register(async (plugin) => {
     const pages = plugin.withTypeProvider<TypeBoxTypeProvider>();
     await pages.register(multipart, {

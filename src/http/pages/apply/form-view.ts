@@ -7,6 +7,7 @@ import { escapeHtml as e } from '../../../lib/html.ts';
 import { PAGE_WORDS, type PageLang, type PageWords, pageLang, preferredLang } from '../i18n.ts';
 import { siteHeader } from '../job-page.ts';
 import { sendPage } from '../page-shell.ts';
+import { APPLY_WORDS } from './apply-words.ts';
 
 export const CSRF_COOKIE = 'apply_csrf';
 export const FIELDS = ['name', 'email', 'phone', 'location', 'coverNote'] as const;
@@ -57,13 +58,34 @@ export interface FormView {
   state: FormState;
   maxBytes: number;
   source: ApplicationSource;
+  /** A file received on an earlier attempt, kept for this one. */
+  kept?: { uploadId: string; name: string };
+  /** The proof of work's difficulty the page's script solves (see challenge.ts). */
+  powBits: number;
 }
 
-export function renderForm({ job, lang, token, state, maxBytes, source }: FormView): string {
+/** The apply page's own styles (the file input, the kept file, the links after sending). */
+export const APPLY_STYLE = `<style>input[type=file]{display:block;width:100%;box-sizing:border-box;font:inherit;margin:.25rem 0;padding:.6rem;border:2px dashed #767676;border-radius:6px;background:#fff;cursor:pointer}
+input[type=file]::file-selector-button{font:inherit;font-weight:600;margin-right:.75rem;padding:.45rem .9rem;border-radius:6px;border:1px solid #1b1b1f;background:#fff;color:#1b1b1f;cursor:pointer}
+input[type=file]:hover{border-color:#1b1b1f}input[type=file]:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+.kept{background:#eef6ee;border:1px solid #2e7d32;padding:.5rem .75rem;border-radius:6px;margin:.25rem 0}
+nav.next{display:flex;gap:.75rem 1.25rem;flex-wrap:wrap;margin:1.5rem 0}</style>`;
+
+/** The form posts its CSRF token in the query too, so a post is refused before its body is read. */
+export function formAction(jobId: string, lang: PageLang, token: string): string {
+  return `/apply/${encodeURIComponent(jobId)}?lang=${lang}&csrf=${encodeURIComponent(token)}`;
+}
+
+export function renderForm({ job, lang, token, state, maxBytes, source, kept, powBits }: FormView): string {
   const w = PAGE_WORDS[lang];
+  const aw = APPLY_WORDS[lang];
   const consent = currentConsentText(lang);
   const cvError = state.errors.cv;
   const mb = Math.floor(maxBytes / 1_048_576);
+  const keptNote = kept
+    ? `<p class="kept" id="cv-kept">${e(aw.fileKept(kept.name))} ${e(aw.replaceFile)}</p>`
+    : '';
+  const describedBy = ['cv-hint', kept ? 'cv-kept' : '', cvError ? 'cv-error' : ''].filter(Boolean).join(' ');
   return [
     siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`),
     `<h1>${e(w.applyFor(job.title, job.company.name))}</h1>`,
@@ -71,14 +93,14 @@ export function renderForm({ job, lang, token, state, maxBytes, source }: FormVi
     Object.keys(state.errors).length > 0 && !state.errors.form
       ? `<p class="alert" role="alert">${e(w.fixErrors)}</p>`
       : '',
-    `<form method="post" action="/apply/${e(job.id)}" enctype="multipart/form-data" id="apply-form" data-max-bytes="${maxBytes}" novalidate>`,
-    `<input type="hidden" name="csrf" value="${e(token)}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="">`,
+    `<form method="post" action="${e(formAction(job.id, lang, token))}" enctype="multipart/form-data" id="apply-form" data-job-id="${e(job.id)}" data-max-bytes="${maxBytes}" data-pow-bits="${powBits}" novalidate>`,
+    `<input type="hidden" name="csrf" value="${e(token)}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept ? e(kept.uploadId) : ''}">`,
     field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' }),
     field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' }),
     field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' }),
     field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' }),
-    `<label for="cv">${e(w.cv)}</label><p class="hint" id="cv-hint">${e(w.cvHint(mb))}</p>${cvError ? `<p class="error" id="cv-error">${e(cvError)}</p>` : ''}`,
-    `<input id="cv" name="cv" type="file" accept="application/pdf,.pdf" required aria-describedby="cv-hint${cvError ? ' cv-error' : ''}"${cvError ? ' aria-invalid="true"' : ''}>`,
+    `<label for="cv">${e(w.cv)}</label><p class="hint" id="cv-hint">${e(w.cvHint(mb))}</p>${keptNote}${cvError ? `<p class="error" id="cv-error">${e(cvError)}</p>` : ''}`,
+    `<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${kept ? '' : ' required'} aria-describedby="${describedBy}"${cvError ? ' aria-invalid="true"' : ''}>`,
     field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true }),
     `<div class="hp" aria-hidden="true"><label for="website">${e(w.honeypot)}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div>`,
     `<section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${e(w.consentHeading)}</h2><p lang="${lang}">${e(consent.text)}</p></section>`,
@@ -105,4 +127,23 @@ export function tooManyPage(reply: FastifyReply, lang: PageLang, retryAfterSecon
   const w = PAGE_WORDS[lang];
   if (retryAfterSeconds) reply.header('retry-after', String(retryAfterSeconds));
   return sendPage(reply, 429, lang, w.tooMany, `<h1>${e(w.tooMany)}</h1>`);
+}
+
+/** After sending: the same page for a new and a repeated application, with the way back. */
+export function sentPage(reply: FastifyReply, lang: PageLang, job: AuthoredJob, email: string) {
+  const w = PAGE_WORDS[lang];
+  const aw = APPLY_WORDS[lang];
+  const role = job.url ? new URL(job.url).pathname.replace(/^\/en\//, `/${lang}/`) : null;
+  const links = [
+    role ? `<a href="${e(role)}">${e(aw.backToRole(job.title))}</a>` : '',
+    `<a href="/${lang}/jobs">${e(aw.allJobs)}</a>`,
+  ].join('');
+  return sendPage(
+    reply,
+    201,
+    lang,
+    w.thanksTitle,
+    `<h1>${e(w.thanksTitle)}</h1><p>${e(w.thanksBody(email))}</p><nav class="next">${links}</nav>`,
+    { head: APPLY_STYLE },
+  );
 }

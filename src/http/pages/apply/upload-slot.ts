@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { forbidden, notFound, rateLimited } from '../../../domain/errors.ts';
+import { addressBucket } from '../../../lib/client-address.ts';
 import type { App } from '../../types.ts';
 import { type ApplyDeps, addressLimited } from './apply-context.ts';
 import { cookieNonce } from './form-view.ts';
@@ -31,7 +32,9 @@ export function applyUploadSlot(app: App, deps: ApplyDeps): void {
       }
       const target = await publicJobs.applyTarget(request.params.jobId);
       if (target.kind !== 'open') throw notFound('Job');
-      const slot = await uploads.create(target.account.id, { bytes: request.body.bytes });
+      const slot = await uploads.create(target.account.id, { bytes: request.body.bytes }, undefined, {
+        bucket: addressBucket(request.ip),
+      });
       return reply.code(201).send({ uploadId: slot.uploadId, uploadUrl: slot.uploadUrl });
     },
   );
