@@ -6,6 +6,7 @@ import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
+import type { ApplyTunables } from './http/pages/apply/challenge.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
@@ -40,6 +41,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Requests without a valid credential one client address may send a minute (the guard's default otherwise). */
   authFailuresPerMinute?: number;
+  /** The hosted apply page's abuse limits (challenge.ts's defaults otherwise). */
+  applyPage?: Partial<ApplyTunables>;
 }
 
 export const MAX_HEADER_BYTES = 16_384;
@@ -161,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     rateLimits: options.rateLimits,
     clock: options.clock,
     secureCookies: options.publicBaseUrl.startsWith('https://'),
+    ...(options.applyPage ? { tunables: options.applyPage } : {}),
   });
   await app.ready();
   return app;

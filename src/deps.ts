@@ -9,6 +9,7 @@ import { createApplicationService } from './domain/intake/application-service.ts
 import { createCandidateService } from './domain/intake/candidate-service.ts';
 import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
+import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';
@@ -73,6 +74,7 @@ export function createServices(deps: ServiceDeps) {
     accounts: createAccountService({ db, clock }),
     uploads,
     applications,
+    hostedApply: createHostedApplyService({ clock, uploads, applications }),
     candidates: createCandidateService({ db, clock, uploads, files, queue }),
     keys: createKeyService({ db, clock }),
     idempotency,

@@ -56,11 +56,17 @@ export const applicationRepository = {
       .execute();
   },
 
-  async countSince(db: Db, by: { accountId: string } | { jobId: string }, since: Date): Promise<number> {
+  async countSince(
+    db: Db,
+    by: { accountId: string } | { jobId: string },
+    since: Date,
+    sources?: readonly string[],
+  ): Promise<number> {
     let query = db
       .selectFrom('applications')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('created_at', '>=', since);
+    if (sources) query = query.where('source', 'in', sources);
     query =
       'accountId' in by ? query.where('account_id', '=', by.accountId) : query.where('job_id', '=', by.jobId);
     return (await query.executeTakeFirstOrThrow()).n;
