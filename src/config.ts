@@ -26,6 +26,8 @@ export interface Config {
   readonly role: Role;
   readonly cv: { readonly maxBytes: number; readonly maxPages: number; readonly stagedTtlSeconds: number };
   readonly logLevel: string;
+  /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may use http and private addresses (development, tests). */
+  readonly webhooks: { readonly allowPrivate: boolean };
 }
 
 export class ConfigError extends Error {
@@ -132,5 +134,13 @@ export function parseConfig(env: Env = process.env): Config {
       stagedTtlSeconds: integer(env, 'STAGED_CV_TTL_SECONDS', 2_592_000, 1, 315_360_000),
     }),
     logLevel,
+    webhooks: Object.freeze({ allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE') }),
   });
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = text(env, name);
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }

@@ -27,6 +27,10 @@ import { createScreeningService } from './domain/screening/screening-service.ts'
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { taskRepository } from './tasks/task-repository.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
+import { createEventLog } from './domain/events/event-log.ts';
+import { createWebhookService } from './domain/events/webhook-service.ts';
+import { type DispatcherLog, createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
+import { type Resolver, createWebhookSender } from './webhooks/sender.ts';
 
 export interface ServiceDeps {
   handle: DbHandle;
@@ -38,6 +42,8 @@ export interface ServiceDeps {
   mailer: Mailer;
   build: VirtualCvBuilder;
   stagedTtlSeconds: number;
+  /** Webhook delivery: WEBHOOK_ALLOW_PRIVATE, and the resolver (tests inject one). */
+  webhooks?: { allowPrivate: boolean; resolve?: Resolver };
 }
 
 const FINISHED_TASKS_KEPT_MS = 7 * 86_400_000;
@@ -49,6 +55,8 @@ export function createServices(deps: ServiceDeps) {
   const queue = createTaskQueue({ clock });
   const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
   const idempotency = createIdempotencyService({ db, clock });
+  const events = createEventLog({ db, clock });
+  const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
   const cv = createCvService({
     db,
     clock,
@@ -59,8 +67,9 @@ export function createServices(deps: ServiceDeps) {
     queue,
     publicBaseUrl,
     stagedTtlSeconds: deps.stagedTtlSeconds,
+    events,
   });
-  const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer });
+  const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
@@ -70,11 +79,11 @@ export function createServices(deps: ServiceDeps) {
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
-    applications: createApplicationService({ db, clock, uploads, queue }),
+    applications: createApplicationService({ db, clock, uploads, queue, events }),
     candidates: createCandidateService({ db, clock, uploads, files, queue }),
     keys: createKeyService({ db, clock }),
     idempotency,
-    jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening }),
+    jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
     cvLimits,
@@ -84,6 +93,28 @@ export function createServices(deps: ServiceDeps) {
     tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
+    events,
+    webhooks,
+    /** The webhook deliverer (started by worker processes); its own HTTP client and slots. */
+    webhookDispatcher(options: {
+      log: DispatcherLog;
+      concurrency?: number;
+      perEndpoint?: number;
+      pollMs?: number;
+    }) {
+      const sender = createWebhookSender({
+        allowPrivate: deps.webhooks?.allowPrivate ?? false,
+        ...(deps.webhooks?.resolve ? { resolve: deps.webhooks.resolve } : {}),
+      });
+      const dispatcher = createWebhookDispatcher({ db, clock, sender, ...options });
+      return {
+        ...dispatcher,
+        async stop() {
+          await dispatcher.stop();
+          sender.close();
+        },
+      };
+    },
     /** Retention and housekeeping; safe to run on several workers at once. */
     async maintenance() {
       return {
@@ -94,6 +125,9 @@ export function createServices(deps: ServiceDeps) {
           db,
           new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),
         ),
+        expiredJobEvents: await events.sweepExpiredJobs(),
+        oldEvents: await events.sweepOld(),
+        finishedDeliveries: await webhooks.sweepFinished(),
       };
     },
   };
@@ -158,6 +192,7 @@ export async function createRuntime(
     mailer,
     build: buildVirtualCv as VirtualCvBuilder,
     stagedTtlSeconds: config.cv.stagedTtlSeconds,
+    webhooks: { allowPrivate: config.webhooks.allowPrivate },
   };
   return {
     handle,

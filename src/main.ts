@@ -50,8 +50,12 @@ async function main(): Promise<void> {
     handlers: runtime.services.taskHandlers,
     log: app.log.child({ component: 'worker' }),
   });
+  const webhookDeliveries = runtime.services.webhookDispatcher({
+    log: app.log.child({ component: 'webhooks' }),
+  });
   if (config.role !== 'api') {
     worker.start();
+    webhookDeliveries.start();
     const sweep = async () => {
       try {
         const swept = await runtime.services.maintenance();
@@ -84,6 +88,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await worker.stop();
+      await webhookDeliveries.stop();
       await runtime.close();
     } finally {
       clearTimeout(force);

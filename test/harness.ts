@@ -83,6 +83,8 @@ export async function startApp(
     publicBaseUrl?: string;
     /** The guard's budget of requests without a valid credential per client address and minute. */
     authFailuresPerMinute?: number;
+    /** Webhook delivery: private addresses allowed, and a resolver in place of DNS. */
+    webhooks?: { allowPrivate: boolean; resolve?: import('../src/webhooks/sender.ts').Resolver };
   } = {},
 ): Promise<TestContext> {
   const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
@@ -106,6 +108,7 @@ export async function startApp(
     mailer,
     build: buildVirtualCv as VirtualCvBuilder,
     stagedTtlSeconds: options.stagedTtlSeconds ?? 2_592_000,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const services = options.wrapServices ? options.wrapServices(created) : created;
   const app = await buildApp({

@@ -20,6 +20,7 @@ import { emailKey, utcDay } from './day-window.ts';
 import type { UploadService } from './upload-service.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { candidateRepository } from './candidate-repository.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
 export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
@@ -39,8 +40,9 @@ export function createApplicationService(deps: {
   clock: Clock;
   uploads: UploadService;
   queue: TaskQueue;
+  events: EventRecorder;
 }) {
-  const { db, clock, uploads, queue } = deps;
+  const { db, clock, uploads, queue, events } = deps;
 
   /** (1) the account's job, and published. */
   async function openJob(trx: Db, accountId: string, jobId: string, now: Date) {
@@ -145,6 +147,15 @@ export function createApplicationService(deps: {
             { kind: 'application', id },
             { key: `build-cv:application:${id}` },
           );
+        await events.record(trx, accountId, {
+          type: 'application.received',
+          data: {
+            applicationId: id,
+            jobId,
+            status: 'received',
+            cvStatus: holdsAccount ? 'claimed' : 'processing',
+          },
+        });
         const answer: ApplicationCreated = {
           applicationId: id,
           candidateId: id,
