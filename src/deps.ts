@@ -28,6 +28,10 @@ import { createScreeningService } from './domain/screening/screening-service.ts'
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { taskRepository } from './tasks/task-repository.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
+import { createEventLog } from './domain/events/event-log.ts';
+import { createWebhookService } from './domain/events/webhook-service.ts';
+import { type DispatcherLog, createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
+import { type Resolver, createWebhookSender } from './webhooks/sender.ts';
 
 export interface ServiceDeps {
   handle: DbHandle;
@@ -39,6 +43,8 @@ export interface ServiceDeps {
   mailer: Mailer;
   build: VirtualCvBuilder;
   stagedTtlSeconds: number;
+  /** Webhook delivery: WEBHOOK_ALLOW_PRIVATE, and the resolver (tests inject one). */
+  webhooks?: { allowPrivate: boolean; resolve?: Resolver };
 }
 
 const FINISHED_TASKS_KEPT_MS = 7 * 86_400_000;
@@ -50,6 +56,8 @@ export function createServices(deps: ServiceDeps) {
   const queue = createTaskQueue({ clock });
   const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
   const idempotency = createIdempotencyService({ db, clock });
+  const events = createEventLog({ db, clock });
+  const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
   const cv = createCvService({
     db,
     clock,
@@ -60,9 +68,10 @@ export function createServices(deps: ServiceDeps) {
     queue,
     publicBaseUrl,
     stagedTtlSeconds: deps.stagedTtlSeconds,
+    events,
   });
-  const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer });
-  const applications = createApplicationService({ db, clock, uploads, queue });
+  const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
+  const applications = createApplicationService({ db, clock, uploads, queue, events });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
@@ -78,7 +87,7 @@ export function createServices(deps: ServiceDeps) {
     candidates: createCandidateService({ db, clock, uploads, files, queue }),
     keys: createKeyService({ db, clock }),
     idempotency,
-    jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening }),
+    jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
     cvLimits,
@@ -88,6 +97,28 @@ export function createServices(deps: ServiceDeps) {
     tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
+    events,
+    webhooks,
+    /** The webhook deliverer (started by worker processes); its own HTTP client and slots. */
+    webhookDispatcher(options: {
+      log: DispatcherLog;
+      concurrency?: number;
+      perEndpoint?: number;
+      pollMs?: number;
+    }) {
+      const sender = createWebhookSender({
+        allowPrivate: deps.webhooks?.allowPrivate ?? false,
+        ...(deps.webhooks?.resolve ? { resolve: deps.webhooks.resolve } : {}),
+      });
+      const dispatcher = createWebhookDispatcher({ db, clock, sender, ...options });
+      return {
+        ...dispatcher,
+        async stop() {
+          await dispatcher.stop();
+          sender.close();
+        },
+      };
+    },
     /** Retention and housekeeping; safe to run on several workers at once. */
     async maintenance() {
       return {
@@ -98,6 +129,9 @@ export function createServices(deps: ServiceDeps) {
           db,
           new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),
         ),
+        expiredJobEvents: await events.sweepExpiredJobs(),
+        oldEvents: await events.sweepOld(),
+        finishedDeliveries: await webhooks.sweepFinished(),
       };
     },
   };
@@ -162,6 +196,7 @@ export async function createRuntime(
     mailer,
     build: buildVirtualCv as VirtualCvBuilder,
     stagedTtlSeconds: config.cv.stagedTtlSeconds,
+    webhooks: { allowPrivate: config.webhooks.allowPrivate },
   };
   return {
     handle,
