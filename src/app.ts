@@ -15,7 +15,7 @@ import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
+import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
 import { newId } from './lib/ids.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
@@ -128,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const registry = registerMetrics(app);
   await registerOpenApi(app, options.publicBaseUrl);
+  await registerConsoleOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {
     keys: options.services.keys,
     rateLimits: options.rateLimits,

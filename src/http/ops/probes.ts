@@ -21,4 +21,7 @@ export function registerProbes(app: App, services: Services, registry: Registry)
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/console/v1/openapi.json', { schema: { hide: true } }, async () =>
+    (app as unknown as { consoleSwagger: () => unknown }).consoleSwagger(),
+  );
 }
