@@ -23,7 +23,7 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
+import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
 import { newId } from './lib/ids.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
@@ -142,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const faultMetrics = registerFaultMetrics(app, registry);
   watchRateLimitStore(app, options.rateLimits, faultMetrics);
   await registerOpenApi(app, options.publicBaseUrl);
+  await registerConsoleOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {
     keys: options.services.keys,
     rateLimits: options.rateLimits,

@@ -176,7 +176,7 @@ export async function createRuntime(
   await migrate(handle);
   const rateLimits = config.redisUrl ? redisStore(config.redisUrl) : memoryStore();
   const { token, source } = resolveConsoleToken(config);
-  const files = createBlobStore(config, {
+  const files = await createBlobStore(config, {
     publicBaseUrl: config.http.publicBaseUrl,
     dataDir: config.dataDir,
     clock,
