@@ -26,6 +26,7 @@ import { createTaskQueue } from './tasks/queue.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { taskRepository } from './tasks/task-repository.ts';
+import { createMatchService } from './domain/matches/match-service.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
 
 export interface ServiceDeps {
@@ -49,6 +50,7 @@ export function createServices(deps: ServiceDeps) {
   const queue = createTaskQueue({ clock });
   const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
   const idempotency = createIdempotencyService({ db, clock });
+  const matches = createMatchService({ db, clock, queue });
   const cv = createCvService({
     db,
     clock,
@@ -59,6 +61,7 @@ export function createServices(deps: ServiceDeps) {
     queue,
     publicBaseUrl,
     stagedTtlSeconds: deps.stagedTtlSeconds,
+    matches,
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer });
   const taskHandlers: TaskHandlers = {
@@ -66,12 +69,18 @@ export function createServices(deps: ServiceDeps) {
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
     'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
     'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
+    'generate-matches': async (p) => {
+      await matches.generate(p.accountId, p.jobId);
+    },
+    'refresh-matches': async (p) => {
+      await matches.refresh(p.accountId);
+    },
   };
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
     applications: createApplicationService({ db, clock, uploads, queue }),
-    candidates: createCandidateService({ db, clock, uploads, files, queue }),
+    candidates: createCandidateService({ db, clock, uploads, files, queue, matches }),
     keys: createKeyService({ db, clock }),
     idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening }),
@@ -81,6 +90,7 @@ export function createServices(deps: ServiceDeps) {
     cv,
     screening,
     taskHandlers,
+    matches,
     tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
@@ -90,6 +100,8 @@ export function createServices(deps: ServiceDeps) {
         idempotencyRecords: await idempotency.sweep(),
         uploads: await uploads.sweep(),
         stagedCvs: await cv.expireStaged(),
+        // Edits of a managed role's words or cap, and roles newly managed, queue their generation.
+        matchGenerations: await matches.refresh(null),
         finishedTasks: await taskRepository.deleteFinished(
           db,
           new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),

@@ -237,7 +237,7 @@ export interface ScreeningsTable {
   cancelled_at: NullableTimestamp;
 }
 
-export interface Database {
+export interface Database extends MatchTables {
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;
@@ -256,4 +256,32 @@ export interface Database {
   company_address_history: CompanyAddressHistoryTable;
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
+}
+
+export interface MatchProfilesTable {
+  subject_kind: 'application' | 'candidate';
+  subject_id: string;
+  account_id: string;
+  email_key: string | null;
+  profile: ColumnType<unknown, string, string>;
+  terms: string[];
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MatchesTable {
+  id: string;
+  account_id: string;
+  job_id: string;
+  candidate_kind: 'application' | 'candidate';
+  candidate_id: string;
+  person_key: string;
+  score: number;
+  reasons: ColumnType<string[], string, string>;
+  created_at: Timestamp;
+}
+
+export interface MatchTables {
+  match_profiles: MatchProfilesTable;
+  matches: MatchesTable;
 }

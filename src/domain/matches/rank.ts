@@ -146,6 +146,14 @@ export function scoreCandidate(
   return { score: Math.round(Math.min(1, Math.max(0, score)) * 10_000) / 10_000, components, reasons };
 }
 
+/**
+ * A match needs a reason of substance, not only a fitting place and experience: one of the role's
+ * required skills, or a title like the role's.
+ */
+function hasEvidence(role: RoleProfile, components: Record<Component, number>): boolean {
+  return role.required.length === 0 || components.required > 0 || components.title >= 0.5;
+}
+
 /** Everyone scored, best first (ties by id, so the order is stable), without those under the floor. */
 export function rankCandidates<T extends { id: string; profile: CandidateProfile }>(
   role: RoleProfile,
@@ -158,6 +166,6 @@ export function rankCandidates<T extends { id: string; profile: CandidateProfile
   );
   return people
     .map((person) => ({ ...person, ...scoreCandidate(role, person.profile, idf) }))
-    .filter((person) => person.score >= floor)
+    .filter((person) => person.score >= floor && hasEvidence(role, person.components))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
