@@ -265,8 +265,19 @@ export interface MatchProfilesTable {
   email_key: string | null;
   profile: ColumnType<unknown, string, string>;
   terms: string[];
+  words: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface MatchRunsTable {
+  job_id: string;
+  words_hash: string;
+  max_matches: number | null;
+  managed_since: Timestamp;
+  scored_until: Timestamp;
+  filled: boolean;
+  ran_at: Timestamp;
 }
 
 export interface MatchesTable {
@@ -284,4 +295,5 @@ export interface MatchesTable {
 export interface MatchTables {
   match_profiles: MatchProfilesTable;
   matches: MatchesTable;
+  match_runs: MatchRunsTable;
 }

@@ -54,6 +54,7 @@ export const matchRepository = {
       email_key: string | null;
       profile: unknown;
       terms: string[];
+      words: string[];
       at: Date;
     },
   ): Promise<void> {
@@ -66,6 +67,7 @@ export const matchRepository = {
         email_key: row.email_key,
         profile: JSON.stringify(row.profile),
         terms: row.terms,
+        words: row.words,
         created_at: row.at,
         updated_at: row.at,
       })
@@ -74,6 +76,7 @@ export const matchRepository = {
           email_key: row.email_key,
           profile: JSON.stringify(row.profile),
           terms: row.terms,
+          words: row.words,
           updated_at: row.at,
         }),
       )
@@ -146,12 +149,19 @@ export const matchRepository = {
    * The role's candidates: the account's held profiles sharing a term with the role, except
    * applicants to the role (by address), suppressed people and people already matched.
    */
-  async pool(db: Db, accountId: string, jobId: string, terms: string[]): Promise<PoolRow[]> {
+  async pool(
+    db: Db,
+    accountId: string,
+    jobId: string,
+    terms: string[],
+    updatedSince: Date | null,
+  ): Promise<PoolRow[]> {
     const result = await sql<PoolRow>`
       SELECT p.subject_kind, p.subject_id, p.email_key, p.profile
       FROM match_profiles p
       WHERE p.account_id = ${accountId}
         AND p.terms && ${sql.val(terms)}::text[]
+        ${updatedSince ? sql`AND p.updated_at >= ${updatedSince}` : sql``}
         AND ${HELD('p')}
         AND NOT (p.subject_kind = 'application' AND EXISTS (
           SELECT 1 FROM applications own WHERE own.id = p.subject_id AND own.job_id = ${jobId}))
@@ -161,6 +171,43 @@ export const matchRepository = {
         AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.job_id = ${jobId} AND m.person_key = ${PERSON_KEY})
     `.execute(db);
     return result.rows;
+  },
+
+  /** The words of a shortlist's CVs, by subject id. */
+  async words(db: Db, ids: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await db
+        .selectFrom('match_profiles')
+        .select(['subject_id', 'words'])
+        .where('subject_id', 'in', ids.slice(i, i + 1000))
+        .execute();
+      for (const row of rows) out.set(row.subject_id, row.words);
+    }
+    return out;
+  },
+
+  async lastRun(db: Db, jobId: string) {
+    return db.selectFrom('match_runs').selectAll().where('job_id', '=', jobId).executeTakeFirst();
+  },
+
+  async recordRun(
+    db: Db,
+    row: {
+      job_id: string;
+      words_hash: string;
+      max_matches: number | null;
+      managed_since: Date;
+      scored_until: Date;
+      filled: boolean;
+      ran_at: Date;
+    },
+  ): Promise<void> {
+    await db
+      .insertInto('match_runs')
+      .values(row)
+      .onConflict((oc) => oc.column('job_id').doUpdateSet({ ...row }))
+      .execute();
   },
 
   async insertMatches(
@@ -194,7 +241,9 @@ export const matchRepository = {
 
   /**
    * A page of the role's matches, best first, of people still in the pool who have not applied
-   * to the role since; `after` is the last (score, id) of the page before.
+   * to the role since; `after` is the last (score, id) of the page before. A profile exists only
+   * while its CV is held: erasure, expiry and suppression delete it (and the matches) in their own
+   * transaction, so the join is the whole check.
    */
   async page(
     db: Db,
@@ -208,10 +257,8 @@ export const matchRepository = {
       JOIN match_profiles p ON p.subject_kind = m.candidate_kind AND p.subject_id = m.candidate_id
       WHERE m.job_id = ${jobId}
         ${after ? sql`AND (m.score < ${after.score} OR (m.score = ${after.score} AND m.id > ${after.id}))` : sql``}
-        AND ${HELD('p')}
         AND (p.email_key IS NULL OR NOT EXISTS (
           SELECT 1 FROM applications x WHERE x.job_id = ${jobId} AND x.email_key = p.email_key))
-        AND ${NOT_SUPPRESSED(sql.ref('p.email_key'))}
       ORDER BY m.score DESC, m.id
       LIMIT ${limit}
     `.execute(db);

@@ -10,12 +10,14 @@ import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
 import { type ManagedRoleRow, type SubjectKind, matchRepository } from './match-repository.ts';
 import { type CandidateProfile, candidateProfile, type RoleProfile, roleProfile } from './profile.ts';
-import { rankCandidates } from './rank.ts';
+import { finalRank, shortlist } from './rank.ts';
 
 /** New profiles within this window start one look at the account's roles, not one each. */
 export const REFRESH_BATCH_MS = 10_000;
 /** An uncapped role takes at most this many matches per run (docs/decisions.md). */
 export const MAX_MATCHES_PER_RUN = 1_000;
+/** Profiles this recent are scored again by the next run, in case their transaction was still open. */
+const SCORED_OVERLAP_MS = 120_000;
 
 const candidateTerms = (profile: CandidateProfile) => [
   ...profile.skills,
@@ -66,7 +68,7 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
      */
     async profileBuilt(trx: Db, subject: BuiltSubject, document: unknown): Promise<void> {
       const now = clock.now();
-      const profile = candidateProfile(document, now);
+      const { words, ...profile } = candidateProfile(document, now);
       await matchRepository.upsertProfile(trx, {
         subject_kind: subject.kind,
         subject_id: subject.id,
@@ -74,6 +76,7 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
         email_key: subject.email ? subject.email.trim().toLowerCase() : null,
         profile,
         terms: candidateTerms(profile),
+        words: words ?? [],
         at: now,
       });
       const batchEnd = Math.ceil((now.getTime() + 1) / REFRESH_BATCH_MS) * REFRESH_BATCH_MS;
@@ -104,13 +107,17 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
       return enqueueFor(await matchRepository.managedRoles(db, clock.now(), accountId));
     },
 
-    /** Task: the role's best unmatched people, until `maxMatches` exist. */
+    /**
+     * Task: the role's best unmatched people, until `maxMatches` exist. When only new profiles
+     * arrived since the last run (same words, same managing period, and that run did not fill its
+     * room), only those are scored; otherwise the whole pool.
+     */
     async generate(accountId: string, jobId: string): Promise<number> {
       return db.transaction().execute(async (trx) => {
         const now = clock.now();
         // The role locked: two runs for one role take turns and never pass the cap together.
         const job = await jobRepository.find(trx, accountId, jobId, true);
-        if (!job || !isManaged(job, now)) return 0;
+        if (!job || !isManaged(job, now) || job.managed_since === null) return 0;
         const existing = await matchRepository.countForJob(trx, jobId);
         const room =
           job.max_matches === null
@@ -120,14 +127,39 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
         const role = roleProfile(job.content);
         const terms = roleTerms(role);
         if (terms.length === 0) return 0;
-        const rows = await matchRepository.pool(trx, accountId, jobId, terms);
-        const ranked = rankCandidates(
+        const wordsHash = createHash('sha256').update(JSON.stringify(job.content)).digest('base64url');
+        const last = await matchRepository.lastRun(trx, jobId);
+        const incremental =
+          last !== undefined &&
+          last.words_hash === wordsHash &&
+          last.managed_since.getTime() === job.managed_since.getTime() &&
+          !last.filled;
+        const rows = await matchRepository.pool(
+          trx,
+          accountId,
+          jobId,
+          terms,
+          incremental ? last.scored_until : null,
+        );
+        const candidates = shortlist(
           role,
           rows.map((row) => ({
             id: row.subject_id,
             kind: row.subject_kind,
             personKey: row.email_key ?? `${row.subject_kind}:${row.subject_id}`,
             profile: row.profile as CandidateProfile,
+          })),
+          room,
+        );
+        const words = await matchRepository.words(
+          trx,
+          candidates.map((person) => person.id),
+        );
+        const ranked = finalRank(
+          role,
+          candidates.map((person) => ({
+            ...person,
+            profile: { ...person.profile, words: words.get(person.id) ?? [] },
           })),
         );
         const chosen: typeof ranked = [];
@@ -138,7 +170,7 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
           people.add(person.personKey);
           chosen.push(person);
         }
-        return matchRepository.insertMatches(
+        const inserted = await matchRepository.insertMatches(
           trx,
           chosen.map((person) => ({
             id: newId('mat', now),
@@ -152,6 +184,17 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
             created_at: now,
           })),
         );
+        await matchRepository.recordRun(trx, {
+          job_id: jobId,
+          words_hash: wordsHash,
+          max_matches: job.max_matches,
+          managed_since: job.managed_since,
+          // A profile written by a transaction still open now may carry an earlier time: overlap.
+          scored_until: new Date(now.getTime() - SCORED_OVERLAP_MS),
+          filled: chosen.length >= room,
+          ran_at: now,
+        });
+        return inserted;
       });
     },
 

@@ -16,8 +16,8 @@ export interface CandidateProfile {
   languages: string[];
   city: string | null;
   country: string | null;
-  /** Distinct folded words of the CV's text, for text relevance. */
-  words: string[];
+  /** Distinct folded words of the CV's text, for text relevance (stored apart, read for a shortlist). */
+  words?: string[];
 }
 
 export interface RoleSkill {
@@ -42,7 +42,7 @@ export interface RoleProfile {
 
 const MAX_SKILLS = 80;
 const MAX_TITLES = 8;
-const MAX_WORDS = 400;
+const MAX_WORDS = 200;
 const YEAR_MS = 365.25 * 86_400_000;
 
 const STOP = new Set(

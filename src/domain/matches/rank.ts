@@ -36,12 +36,12 @@ function seniorityFromYears(years: number): number {
 /** Inverse document frequency of the role's words over the people being scored. */
 export function roleIdf(
   role: RoleProfile,
-  people: readonly { words: readonly string[] }[],
+  people: readonly { words?: readonly string[] }[],
 ): Map<string, number> {
   const wanted = new Set(role.words);
   const df = new Map<string, number>();
   for (const person of people) {
-    for (const word of person.words) if (wanted.has(word)) df.set(word, (df.get(word) ?? 0) + 1);
+    for (const word of person.words ?? []) if (wanted.has(word)) df.set(word, (df.get(word) ?? 0) + 1);
   }
   const n = people.length;
   const idf = new Map<string, number>();
@@ -117,7 +117,7 @@ export function scoreCandidate(
   // Text: the role's words the CV uses, weighted by how rare they are among the people scored.
   let total = 0;
   let found = 0;
-  const words = new Set(person.words);
+  const words = new Set(idf.size > 0 ? (person.words ?? []) : []);
   const shared: [string, number][] = [];
   for (const [word, weight] of idf) {
     total += weight;
@@ -154,8 +154,29 @@ function hasEvidence(role: RoleProfile, components: Record<Component, number>): 
   return role.required.length === 0 || components.required > 0 || components.title >= 0.5;
 }
 
-/** Everyone scored, best first (ties by id, so the order is stable), without those under the floor. */
-export function rankCandidates<T extends { id: string; profile: CandidateProfile }>(
+/**
+ * Phase one, cheap: everyone's score without the text component (which needs each CV's words).
+ * Keeps whoever may still pass the floor and rank within the first `room` once text is added:
+ * text adds at most its weight, so nobody further than that below the `room`-th is kept.
+ */
+export function shortlist<T extends { id: string; profile: CandidateProfile }>(
+  role: RoleProfile,
+  people: readonly T[],
+  room: number,
+  floor = RELEVANCE_FLOOR,
+): T[] {
+  const none = new Map<string, number>();
+  const scored = people
+    .map((person) => ({ person, scored: scoreCandidate(role, person.profile, none) }))
+    .filter(({ scored }) => scored.score + WEIGHTS.text >= floor && hasEvidence(role, scored.components))
+    .sort((a, b) => b.scored.score - a.scored.score);
+  if (scored.length <= room) return scored.map(({ person }) => person);
+  const kth = (scored[room - 1] as (typeof scored)[number]).scored.score;
+  return scored.filter(({ scored }) => scored.score + WEIGHTS.text >= kth).map(({ person }) => person);
+}
+
+/** Phase two: the full score (text weighted by rarity among these people), best first, over the floor. */
+export function finalRank<T extends { id: string; profile: CandidateProfile }>(
   role: RoleProfile,
   people: readonly T[],
   floor = RELEVANCE_FLOOR,
@@ -168,4 +189,14 @@ export function rankCandidates<T extends { id: string; profile: CandidateProfile
     .map((person) => ({ ...person, ...scoreCandidate(role, person.profile, idf) }))
     .filter((person) => person.score >= floor && hasEvidence(role, person.components))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}
+
+/** Everyone scored, best first (ties by id, so the order is stable), without those under the floor. */
+export function rankCandidates<T extends { id: string; profile: CandidateProfile }>(
+  role: RoleProfile,
+  people: readonly T[],
+  floor = RELEVANCE_FLOOR,
+  room = Number.POSITIVE_INFINITY,
+): (T & Scored)[] {
+  return finalRank(role, shortlist(role, people, room, floor), floor);
 }
