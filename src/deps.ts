@@ -27,6 +27,7 @@ import { createTaskQueue } from './tasks/queue.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { taskRepository } from './tasks/task-repository.ts';
+import { createMatchService } from './domain/matches/match-service.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
 import { createEventLog } from './domain/events/event-log.ts';
 import { createWebhookService } from './domain/events/webhook-service.ts';
@@ -58,6 +59,7 @@ export function createServices(deps: ServiceDeps) {
   const idempotency = createIdempotencyService({ db, clock });
   const events = createEventLog({ db, clock });
   const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
+  const matches = createMatchService({ db, clock, queue });
   const cv = createCvService({
     db,
     clock,
@@ -69,6 +71,7 @@ export function createServices(deps: ServiceDeps) {
     publicBaseUrl,
     stagedTtlSeconds: deps.stagedTtlSeconds,
     events,
+    matches,
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
   const applications = createApplicationService({ db, clock, uploads, queue, events });
@@ -78,13 +81,19 @@ export function createServices(deps: ServiceDeps) {
     'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
     'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
     'stand-on-account-cv': (p) => applications.standOnAccountCv(p.applicationId),
+    'generate-matches': async (p) => {
+      await matches.generate(p.accountId, p.jobId);
+    },
+    'refresh-matches': async (p) => {
+      await matches.refresh(p.accountId);
+    },
   };
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
     applications,
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
-    candidates: createCandidateService({ db, clock, uploads, files, queue }),
+    candidates: createCandidateService({ db, clock, uploads, files, queue, matches }),
     keys: createKeyService({ db, clock }),
     idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
@@ -94,6 +103,7 @@ export function createServices(deps: ServiceDeps) {
     cv,
     screening,
     taskHandlers,
+    matches,
     tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
@@ -125,6 +135,8 @@ export function createServices(deps: ServiceDeps) {
         idempotencyRecords: await idempotency.sweep(),
         uploads: await uploads.sweep(),
         stagedCvs: await cv.expireStaged(),
+        // Edits of a managed role's words or cap, and roles newly managed, queue their generation.
+        matchGenerations: await matches.refresh(null),
         finishedTasks: await taskRepository.deleteFinished(
           db,
           new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),

@@ -303,7 +303,7 @@ export interface WebhookAttemptsTable {
   at: Timestamp;
 }
 
-export interface Database {
+export interface Database extends MatchTables {
   events: EventsTable;
   event_sweeps: EventSweepsTable;
   webhooks: WebhooksTable;
@@ -328,4 +328,44 @@ export interface Database {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
   service_instances: ServiceInstancesTable;
+}
+
+export interface MatchProfilesTable {
+  subject_kind: 'application' | 'candidate';
+  subject_id: string;
+  account_id: string;
+  email_key: string | null;
+  profile: ColumnType<unknown, string, string>;
+  terms: string[];
+  words: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MatchRunsTable {
+  job_id: string;
+  words_hash: string;
+  max_matches: number | null;
+  managed_since: Timestamp;
+  scored_until: Timestamp;
+  filled: boolean;
+  ran_at: Timestamp;
+}
+
+export interface MatchesTable {
+  id: string;
+  account_id: string;
+  job_id: string;
+  candidate_kind: 'application' | 'candidate';
+  candidate_id: string;
+  person_key: string;
+  score: number;
+  reasons: ColumnType<string[], string, string>;
+  created_at: Timestamp;
+}
+
+export interface MatchTables {
+  match_profiles: MatchProfilesTable;
+  matches: MatchesTable;
+  match_runs: MatchRunsTable;
 }

@@ -43,6 +43,8 @@ import {
   listWebhooks,
   retryDelivery,
 } from './console/webhooks/webhook-routes.ts';
+import { listMatches } from './v1/jobs/list-matches.ts';
+import { consoleListMatches } from './console/matches/list-matches.ts';
 
 /** Every route of the service, public and console. */
 export const routes: Route[] = [
@@ -88,4 +90,6 @@ export const routes: Route[] = [
   deleteWebhook,
   listDeliveries,
   retryDelivery,
+  listMatches,
+  consoleListMatches,
 ];
