@@ -27,6 +27,8 @@ import { createScreeningService } from './domain/screening/screening-service.ts'
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { taskRepository } from './tasks/task-repository.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
+import { createAuditService } from './domain/console-users/audit-service.ts';
+import { createConsoleUserService } from './domain/console-users/user-service.ts';
 
 export interface ServiceDeps {
   handle: DbHandle;
@@ -61,6 +63,8 @@ export function createServices(deps: ServiceDeps) {
     stagedTtlSeconds: deps.stagedTtlSeconds,
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer });
+  const audit = createAuditService({ db, clock });
+  const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
@@ -84,6 +88,8 @@ export function createServices(deps: ServiceDeps) {
     tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
+    audit,
+    consoleUsers,
     /** Retention and housekeeping; safe to run on several workers at once. */
     async maintenance() {
       return {
@@ -94,6 +100,7 @@ export function createServices(deps: ServiceDeps) {
           db,
           new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),
         ),
+        consoleSessions: await consoleUsers.sweepSessions(),
       };
     },
   };
