@@ -6,6 +6,7 @@ import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
+import { registerConsoleWeb } from './http/console-web/index.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
@@ -147,6 +148,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   }
   for (const route of routes) route(app, options.services);
   registerApplyPages(app, options.services, {
+    rateLimits: options.rateLimits,
+    clock: options.clock,
+    secureCookies: options.publicBaseUrl.startsWith('https://'),
+  });
+  registerConsoleWeb(app, options.services, {
     rateLimits: options.rateLimits,
     clock: options.clock,
     secureCookies: options.publicBaseUrl.startsWith('https://'),
