@@ -15,6 +15,10 @@ const CV_WORDS = {
   empty: 'No virtual CV yet: it is built from the PDF shortly after the application arrives.',
 } as unknown as Parameters<typeof renderVirtualCv>[1];
 
+/** The virtual CV under this page's h3: its own headings one level down (its text is escaped, so tags are ours). */
+const cvSection = (document: Json | null) =>
+  renderVirtualCv(document, CV_WORDS).replaceAll('<h2>', '<h4>').replaceAll('</h2>', '</h4>');
+
 const text = (value: unknown) => (value === null || value === undefined ? '—' : e(String(value)));
 
 /** A job's applications (recruiters and admins): candidate, answers, consent receipt and words, virtual CV. */
@@ -45,9 +49,9 @@ export function registerApplicationsPage(app: App, deps: WebDeps): void {
 <dl class="facts"><dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${text(location)}</dd><dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Status</dt><dd>${text(a.status)}</dd><dt>cvStatus</dt><dd>${text(a.cvStatus)}</dd><dt>Source</dt><dd>${text(a.source)}</dd></dl>
 <h3>Cover note</h3><p>${a.coverNote ? e(a.coverNote) : '<span class="muted">None</span>'}</p>
 <h3>Answers</h3>${answers ? `<dl class="facts">${answers}</dl>` : '<p class="muted">No questions answered.</p>'}
-<h3>Consent receipt</h3><dl class="facts"><dt>Consent text</dt><dd>${text(consent.consentTextId)} v${text(consent.version)} (${text(consent.locale ?? a.consentText.locale)})</dd><dt>Accepted at</dt><dd>${text(consent.acceptedAt)}</dd><dt>IP address</dt><dd>${text(consent.ip)}</dd><dt>Browser</dt><dd>${text(consent.userAgent)}</dd></dl>
+<h3>Consent receipt</h3><dl class="facts"><dt>Consent text</dt><dd>${text(consent.consentTextId)}, version ${text(consent.version)} (${text(consent.locale ?? a.consentText.locale)})</dd><dt>Accepted at</dt><dd>${text(consent.acceptedAt)}</dd><dt>IP address</dt><dd>${text(consent.ip)}</dd><dt>Browser</dt><dd>${text(consent.userAgent)}</dd></dl>
 <p>The words the candidate agreed to:</p><blockquote class="consent">${text(a.consentText.text)}</blockquote>
-<h3>Virtual CV</h3>${a.cvStatus === 'deleted' ? '<p class="muted">The candidate deleted the CV.</p>' : renderVirtualCv(document as Json | null, CV_WORDS)}</article>`;
+<h3>Virtual CV</h3>${a.cvStatus === 'deleted' ? '<p class="muted">The candidate deleted the CV.</p>' : cvSection(document as Json | null)}</article>`;
         }),
       );
       const body = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>${

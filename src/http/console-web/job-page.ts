@@ -17,8 +17,12 @@ export function liveWords(job: ConsoleJob): Words {
   return words;
 }
 
-const show = (value: unknown) =>
-  value === undefined || value === null ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
+const show = (value: unknown): string =>
+  value === undefined || value === null || (Array.isArray(value) && value.length === 0)
+    ? '—'
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value);
 
 function difference(job: ConsoleJob): string {
   if (job.stagedRevision === null) return '';

@@ -12,7 +12,29 @@ nav.console a[aria-current=page]{background:#1b1b1f;color:#fff}.flash{padding:.7
 input[type=password]{width:100%}fieldset{border:1px solid #ddd;border-radius:6px;margin:1rem 0;background:#fff}label.check{font-weight:400;margin-top:.25rem}
 .card{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}.secret{font-family:monospace;font-size:1.05rem;background:#fff8d6;padding:.5rem;border:1px dashed #8a6d00;word-break:break-all}
 button.danger{background:#fff;color:#a40000;border-color:#a40000}select:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}.diff del{background:#fde8e8}.diff ins{background:#e6f4ea;text-decoration:none}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}</style>`;
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}
+@media (max-width:40rem){table.stack thead{position:absolute;left:-10000px}table.stack tr{display:block;border-bottom:2px solid #ddd;padding:.4rem 0}
+table.stack td,table.stack tbody th{display:block;border:0;padding:.15rem .5rem}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}</style>`;
+
+/**
+ * Tables read as cards at phone width: each cell is labelled with its column's heading (a CSS
+ * ::before from data-label), so nothing scrolls sideways. The tables are this module's own HTML.
+ */
+function stackTables(html: string): string {
+  return html.replace(/<table>([\s\S]*?)<\/table>/g, (_table, inner: string) => {
+    const head = /<thead>([\s\S]*?)<\/thead>/.exec(inner)?.[1] ?? '';
+    const labels = [...head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
+    const body = inner.replace(/<tr>([\s\S]*?)<\/tr>/g, (row, cells: string) => {
+      if (cells.includes('scope="col"')) return row;
+      let index = 0;
+      return `<tr>${cells.replace(/<(td|th)( [^>]*)?>/g, (cell, tag: string, attrs = '') => {
+        const label = labels[index++] ?? '';
+        return tag === 'td' && label ? `<td${attrs} data-label="${label}">` : cell;
+      })}</tr>`;
+    });
+    return `<table class="stack">${body}</table>`;
+  });
+}
 
 const NAV: { href: string; label: string; right: Right; key: string }[] = [
   { href: '/console/jobs', label: 'Jobs', right: 'jobs', key: 'jobs' },
@@ -64,7 +86,7 @@ export function renderConsole(
     page.status ?? 200,
     'en',
     `${page.title} · Careers console`,
-    `${header}${flash}<h1>${e(page.title)}</h1>${page.body}`,
+    `${header}${flash}<h1>${e(page.title)}</h1>${stackTables(page.body)}`,
     {
       head: STYLE,
     },
