@@ -119,4 +119,33 @@ describe('console users through /console/v1 (operator token)', () => {
     const crossAudit = await consoleCall(ctx.app, 'GET', '/accounts/acc_missing/audit');
     assert.equal(crossAudit.statusCode, 404);
   });
+
+  test('the audit trail pages newest first in write order; a foreign cursor is 400', async () => {
+    const account = await newAccount(ctx.app);
+    const emails: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const address = email();
+      emails.push(address);
+      await consoleCall(ctx.app, 'POST', `/accounts/${account.id}/users`, {
+        email: address,
+        role: 'recruiter',
+      });
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await consoleCall(
+        ctx.app,
+        'GET',
+        `/accounts/${account.id}/audit?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      assert.equal(res.statusCode, 200, res.body);
+      for (const entry of res.json().entries) seen.push(entry.detail.email);
+      cursor = res.json().nextCursor;
+    } while (cursor !== null);
+    assert.deepEqual(seen, emails.reverse());
+    const bad = await consoleCall(ctx.app, 'GET', `/accounts/${account.id}/audit?cursor=nonsense`);
+    assert.equal(bad.statusCode, 400);
+    assert.equal(errorOf(bad).code, 'bad_request');
+  });
 });

@@ -273,6 +273,8 @@ export interface ConsoleAuditTable {
   target: string | null;
   detail: ColumnType<Record<string, unknown>, string, string>;
   at: Timestamp;
+  /** Write order (an identity column). */
+  seq: Generated<string>;
 }
 
 export interface Database {

@@ -6,22 +6,22 @@ export type AuditRow = Selectable<ConsoleAuditTable>;
 
 /** The only SQL of the console's audit trail. */
 export const auditRepository = {
-  async insert(db: Db, row: AuditRow): Promise<void> {
+  async insert(db: Db, row: Omit<AuditRow, 'seq'>): Promise<void> {
     await db
       .insertInto('console_audit')
       .values({ ...row, detail: JSON.stringify(row.detail) })
       .execute();
   },
 
-  /** Newest first; `beforeId` continues a page. */
-  async list(db: Db, accountId: string, limit: number, beforeId: string | null): Promise<AuditRow[]> {
+  /** Newest first (in write order); `beforeSeq` continues a page. */
+  async list(db: Db, accountId: string, limit: number, beforeSeq: string | null): Promise<AuditRow[]> {
     let query = db
       .selectFrom('console_audit')
       .selectAll()
       .where('account_id', '=', accountId)
-      .orderBy('id', 'desc')
+      .orderBy('seq', 'desc')
       .limit(limit);
-    if (beforeId !== null) query = query.where('id', '<', beforeId);
+    if (beforeSeq !== null) query = query.where('seq', '<', beforeSeq);
     return query.execute();
   },
 };

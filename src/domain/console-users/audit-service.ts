@@ -66,18 +66,18 @@ export function createAuditService(deps: { db: Db; clock: Clock }) {
       query: { limit?: number; cursor?: string } = {},
     ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
       if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
-      let beforeId: string | null = null;
+      let beforeSeq: string | null = null;
       if (query.cursor !== undefined) {
-        beforeId = decodeCursor(query.cursor);
-        if (beforeId === null)
+        beforeSeq = decodeCursor(query.cursor);
+        if (beforeSeq === null || !/^\d{1,19}$/.test(beforeSeq))
           throw badRequest('cursor is not a cursor this API handed out.', { field: 'cursor' });
       }
       const limit = query.limit ?? 100;
-      const rows = await auditRepository.list(db, accountId, limit + 1, beforeId);
+      const rows = await auditRepository.list(db, accountId, limit + 1, beforeSeq);
       const page = rows.slice(0, limit);
       return {
         entries: page.map(toEntry),
-        nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!.id) : null,
+        nextCursor: rows.length > limit ? encodeCursor(String(page.at(-1)!.seq)) : null,
       };
     },
   };

@@ -7,7 +7,7 @@ import { sendPage } from '../pages/page-shell.ts';
 const STYLE = `<style>main{max-width:72rem}header.console{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:.5rem;border-bottom:1px solid #ddd;padding-bottom:.5rem}
 nav.console ul{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.25rem .5rem}nav.console a{display:inline-block;padding:.35rem .6rem;border-radius:6px;color:#1b1b1f}
 nav.console a[aria-current=page]{background:#1b1b1f;color:#fff}.flash{padding:.75rem 1rem;border-radius:6px;margin:1rem 0}.flash.ok{background:#e6f4ea;border:1px solid #1e7b34}
-.flash.error{background:#fde8e8;border:1px solid #a40000}table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.5rem;border-bottom:1px solid #ddd;vertical-align:top}
+.flash.error{background:#fde8e8;border:1px solid #a40000}table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.5rem;border-bottom:1px solid #ddd;vertical-align:top;overflow-wrap:break-word}
 .scroll{overflow-x:auto}form.inline{display:inline}form.inline button{padding:.35rem .7rem;margin:.15rem 0}select,input[type=number],input[type=password],input[type=date],input[type=month]{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:4px;max-width:100%;box-sizing:border-box}
 input[type=password]{width:100%}fieldset{border:1px solid #ddd;border-radius:6px;margin:1rem 0;background:#fff}label.check{font-weight:400;margin-top:.25rem}
 .card{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}.secret{font-family:monospace;font-size:1.05rem;background:#fff8d6;padding:.5rem;border:1px dashed #8a6d00;word-break:break-all}
@@ -56,8 +56,16 @@ export function csrfField(session: ConsoleSession): string {
 }
 
 /** A one-button form posting to `path` (with the session's CSRF token). */
-export function buttonForm(session: ConsoleSession, path: string, label: string, danger = false): string {
-  return `<form class="inline" method="post" action="${e(path)}">${csrfField(session)}<button type="submit"${danger ? ' class="danger"' : ''}>${e(label)}</button></form>`;
+export function buttonForm(
+  session: ConsoleSession,
+  path: string,
+  label: string,
+  danger = false,
+  /** Read by screen readers after the label (which item the button acts on), not shown. */
+  hiddenSuffix = '',
+): string {
+  const suffix = hiddenSuffix ? `<span class="hp"> ${e(hiddenSuffix)}</span>` : '';
+  return `<form class="inline" method="post" action="${e(path)}">${csrfField(session)}<button type="submit"${danger ? ' class="danger"' : ''}>${e(label)}${suffix}</button></form>`;
 }
 
 export function renderConsole(

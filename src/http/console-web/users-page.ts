@@ -30,8 +30,8 @@ function body(session: ConsoleSession, users: ConsoleUser[], inviteUrl: string |
     .map((user) => {
       const self = user.id === session.userId;
       return `<tr><td>${e(user.email)}${self ? ' <span class="muted">(you)</span>' : ''}</td><td>${e(ROLE_LABELS[user.role])}</td><td>${user.active ? 'Active' : 'Invited'}</td><td>${when(user.createdAt)}</td><td>
-<form class="inline" method="post" action="/console/users/${e(user.id)}/role">${csrfField(session)}<label class="check" for="role-${e(user.id)}">Role of ${e(user.email)}</label>${roleSelect(`role-${user.id}`, user.role)} <button type="submit">Change role</button></form>
-${buttonForm(session, `/console/users/${user.id}/remove`, `Remove ${user.email}`, true)}</td></tr>`;
+<form class="inline" method="post" action="/console/users/${e(user.id)}/role">${csrfField(session)}<label class="hp" for="role-${e(user.id)}">Role of ${e(user.email)}</label>${roleSelect(`role-${user.id}`, user.role)} <button type="submit">Change role<span class="hp"> of ${e(user.email)}</span></button></form>
+${buttonForm(session, `/console/users/${user.id}/remove`, 'Remove', true, user.email)}</td></tr>`;
     })
     .join('');
   const link = inviteUrl
