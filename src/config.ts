@@ -24,6 +24,8 @@ export interface Config {
   } | null;
   readonly mail: { readonly smtpUrl: string | null; readonly from: string };
   readonly consoleToken: string | null;
+  /** Bearer token `/metrics` asks for; null: `/metrics` is off (404). */
+  readonly metricsToken: string | null;
   readonly role: Role;
   readonly cv: { readonly maxBytes: number; readonly maxPages: number; readonly stagedTtlSeconds: number };
   readonly logLevel: string;
@@ -123,6 +125,10 @@ export function parseConfig(env: Env = process.env): Config {
   if (consoleToken !== null && consoleToken.length < 16) {
     throw new ConfigError('CONSOLE_TOKEN', 'must be at least 16 characters');
   }
+  const metricsToken = text(env, 'METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  }
   return Object.freeze({
     http: Object.freeze({
       port,
@@ -149,6 +155,7 @@ export function parseConfig(env: Env = process.env): Config {
       from: text(env, 'MAIL_FROM') ?? 'Careers <no-reply@careers.invalid>',
     }),
     consoleToken,
+    metricsToken,
     role,
     cv: Object.freeze({
       maxBytes: integer(env, 'CV_MAX_BYTES', 10_485_760, 1024, 104_857_600),

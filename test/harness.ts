@@ -87,6 +87,8 @@ export async function startApp(
     applyPage?: AppOptions['applyPage'];
     /** Whose X-Forwarded-For to believe (TRUST_PROXY as parsed). */
     trustProxy?: AppOptions['trustProxy'];
+    /** METRICS_TOKEN; /metrics is off without it. */
+    metricsToken?: string;
   } = {},
 ): Promise<TestContext> {
   const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
@@ -125,6 +127,7 @@ export async function startApp(
       : { authFailuresPerMinute: options.authFailuresPerMinute }),
     ...(options.applyPage ? { applyPage: options.applyPage } : {}),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.metricsToken === undefined ? {} : { metricsToken: options.metricsToken }),
   });
   const worker = createWorker({
     db: handle.db,
