@@ -80,6 +80,8 @@ export function createServices(deps: ServiceDeps) {
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
+    /** The services' clock, for what routes cache (the sitemap). */
+    clock,
     cvLimits,
     cv,
     screening,

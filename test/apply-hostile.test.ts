@@ -622,3 +622,42 @@ describe('11.5 proxies: TRUST_PROXY, IPv6 /64, the socket address kept', () => {
     assert.equal(next64.statusCode, 403, 'the next /64 has its own bucket');
   });
 });
+
+describe('11.7 the sitemap is cached', () => {
+  test('200 anonymous requests, 20 at a time, cost one build; the next build comes after five minutes', async () => {
+    let feedCalls = 0;
+    const clock = new ManualClock(T0);
+    const own = await startApp({
+      clock,
+      wrapServices: (services) => ({
+        ...services,
+        publicJobs: {
+          ...services.publicJobs,
+          feed: (...args: Parameters<typeof services.publicJobs.feed>) => {
+            feedCalls += 1;
+            return services.publicJobs.feed(...args);
+          },
+        },
+      }),
+    });
+    try {
+      const intake = await intakeAccount(own.app);
+      const job = await createPublished(intake.api, { title: 'Mapped' });
+      for (let round = 0; round < 10; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () => own.app.inject({ method: 'GET', url: '/sitemap.xml' })),
+        );
+        for (const res of answers) {
+          assert.equal(res.statusCode, 200);
+          assert.ok(res.body.includes(job.url!));
+        }
+      }
+      assert.equal(feedCalls, 1, 'one build (one feed page) for 200 requests');
+      clock.advance(5 * 60_000);
+      await own.app.inject({ method: 'GET', url: '/sitemap.xml' });
+      assert.equal(feedCalls, 2, 'rebuilt once the five minutes passed');
+    } finally {
+      await own.close();
+    }
+  });
+});
