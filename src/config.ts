@@ -26,6 +26,8 @@ export interface Config {
   readonly consoleToken: string | null;
   /** Bearer token `/metrics` asks for; null: `/metrics` is off (404). */
   readonly metricsToken: string | null;
+  /** The claim links' HMAC key; null: generated into DATA_DIR/claim-link-key. */
+  readonly claimLinkKey: string | null;
   readonly role: Role;
   readonly cv: { readonly maxBytes: number; readonly maxPages: number; readonly stagedTtlSeconds: number };
   readonly logLevel: string;
@@ -129,6 +131,10 @@ export function parseConfig(env: Env = process.env): Config {
   if (metricsToken !== null && metricsToken.length < 16) {
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
   }
+  const claimLinkKey = text(env, 'CLAIM_LINK_KEY');
+  if (claimLinkKey !== null && claimLinkKey.length < 32) {
+    throw new ConfigError('CLAIM_LINK_KEY', 'must be at least 32 characters (e.g. openssl rand -base64 32)');
+  }
   return Object.freeze({
     http: Object.freeze({
       port,
@@ -156,6 +162,7 @@ export function parseConfig(env: Env = process.env): Config {
     }),
     consoleToken,
     metricsToken,
+    claimLinkKey,
     role,
     cv: Object.freeze({
       maxBytes: integer(env, 'CV_MAX_BYTES', 10_485_760, 1024, 104_857_600),

@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import net from 'node:net';
 import { ConfigError, parseConfig } from '../src/config.ts';
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { resolveClaimLinkKey } from '../src/deps.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { solveProofOfWork } from '../src/lib/proof-of-work.ts';
 import { greetingName } from '../src/mail/templates.ts';
@@ -24,8 +28,11 @@ import {
   uploadPdf,
   applicationBody,
   consentReceipt,
+  claimLinksIn,
+  linkPath,
   listen,
   putUpload,
+  tempDir,
 } from './harness.ts';
 
 const T0 = '2026-03-16T09:00:00.000Z';
@@ -658,6 +665,63 @@ describe('11.7 the sitemap is cached', () => {
       assert.equal(feedCalls, 2, 'rebuilt once the five minutes passed');
     } finally {
       await own.close();
+    }
+  });
+});
+
+describe('11.7 the claim-link key is outside the database', () => {
+  test('from CLAIM_LINK_KEY, else generated once into DATA_DIR/claim-link-key with mode 0600', () => {
+    const dataDir = tempDir('claim-key-');
+    const config = parseConfig({ DATA_DIR: dataDir });
+    const key = resolveClaimLinkKey(config);
+    const file = path.join(dataDir, 'claim-link-key');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.ok(key.length >= 32);
+    assert.equal(resolveClaimLinkKey(config), key, 'the same key on the next start');
+    fs.chmodSync(file, 0o644);
+    assert.equal(resolveClaimLinkKey(config), key);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'a loosened file is narrowed again');
+    const fromEnv = 'k'.repeat(40);
+    assert.equal(resolveClaimLinkKey(parseConfig({ DATA_DIR: dataDir, CLAIM_LINK_KEY: fromEnv })), fromEnv);
+    assert.throws(() => parseConfig({ CLAIM_LINK_KEY: 'short' }), ConfigError);
+  });
+
+  test('no secret in the database makes a link; a link mailed under one key works after the key changes', async () => {
+    const intake = await intakeAccount(ctx.app, { companyName: 'Key Co' });
+    const job = await createPublished(intake.api, { title: 'Keyed' });
+    const who = person({ name: 'Sam Keyes' });
+    const cv = await cvPdf({ name: 'Sam Keyes', email: who.email!, employer: 'Acme', title: 'Clerk' });
+    const res = await send(ctx.app, await openForm(ctx.app, job.applyLink), who, {
+      ip: freshIp(),
+      file: { name: 'cv.pdf', bytes: cv },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    await drainAll(ctx.worker);
+    const [mail] = await mailTo(ctx.app, who.email!);
+    const link = claimLinksIn(mail!.text)[0]!;
+    const token = link.split('/cv/')[1]!;
+    const app = await ctx.handle.db
+      .selectFrom('applications')
+      .select('id')
+      .where('job_id', '=', job.id)
+      .executeTakeFirstOrThrow();
+    const secrets = await ctx.handle.db.selectFrom('service_secrets').select(['name', 'value']).execute();
+    assert.ok(!secrets.some((s) => s.name === 'claim-link'), 'no claim-link secret row');
+    for (const secret of secrets) {
+      const forged = createHmac('sha256', secret.value)
+        .update(`claim:application:${app.id}`)
+        .digest('base64url');
+      assert.notEqual(forged, token, `${secret.name} does not make the link`);
+    }
+    const rekeyed = await startApp({
+      clock: ctx.clock,
+      claimLinkKey: 'another-claim-link-key-0123456789abcdef',
+    });
+    try {
+      const page = await rekeyed.app.inject({ method: 'GET', url: linkPath(link) });
+      assert.equal(page.statusCode, 200, 'the mailed link still opens the virtual CV');
+    } finally {
+      await rekeyed.close();
     }
   });
 });

@@ -168,7 +168,7 @@ describe('a person who holds an account', () => {
       const { message, path } = onlyLink(await mailTo(ctx.app, email));
       assert.equal(message.locale, 'fr');
       assert.equal(message.subject, 'Quillon Analytics aimerait recevoir votre CV');
-      assert.ok(message.text.startsWith('Bonjour Inès Carvalho,'), message.text);
+      assert.ok(message.text.startsWith('Bonjour Inès,'), message.text);
       assert.match(message.html, /^<!doctype html><html lang="fr">/);
 
       const page = html(await ctx.app.inject({ method: 'GET', url: path }), 200, 'fr');

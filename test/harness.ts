@@ -89,6 +89,8 @@ export async function startApp(
     trustProxy?: AppOptions['trustProxy'];
     /** METRICS_TOKEN; /metrics is off without it. */
     metricsToken?: string;
+    /** The claim links' HMAC key. */
+    claimLinkKey?: string;
   } = {},
 ): Promise<TestContext> {
   const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
@@ -112,6 +114,7 @@ export async function startApp(
     mailer,
     build: buildVirtualCv as VirtualCvBuilder,
     stagedTtlSeconds: options.stagedTtlSeconds ?? 2_592_000,
+    claimLinkKey: options.claimLinkKey ?? 'test-claim-link-key-0123456789abcdef',
   });
   const services = options.wrapServices ? options.wrapServices(created) : created;
   const app = await buildApp({

@@ -115,7 +115,11 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
         uploadId = await hostedApply.keepFile(accountId, bucket, file);
         kept = { uploadId, name: file.name };
       } else if (!uploadId) errors.cv = w.required_;
-      if (uploadId && !kept) kept = { uploadId, name: APPLY_WORDS[lang].earlierFile };
+      if (uploadId && !kept) {
+        // The script sent the file to its slot and the name with the form (shown back, escaped).
+        const name = typeof fields.cvName === 'string' ? fields.cvName.slice(0, INTAKE_MAX.fileName) : '';
+        kept = { uploadId, name: name || APPLY_WORDS[lang].earlierFile };
+      }
       if (Object.keys(errors).length > 0) return again({ values, errors }, 400, kept);
 
       try {
