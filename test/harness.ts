@@ -91,6 +91,8 @@ export async function startApp(
     metricsToken?: string;
     /** The claim links' HMAC key. */
     claimLinkKey?: string;
+    /** Webhook delivery: private addresses allowed, and a resolver in place of DNS. */
+    webhooks?: { allowPrivate: boolean; resolve?: import('../src/webhooks/sender.ts').Resolver };
   } = {},
 ): Promise<TestContext> {
   const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
@@ -115,6 +117,7 @@ export async function startApp(
     build: buildVirtualCv as VirtualCvBuilder,
     stagedTtlSeconds: options.stagedTtlSeconds ?? 2_592_000,
     claimLinkKey: options.claimLinkKey ?? 'test-claim-link-key-0123456789abcdef',
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const services = options.wrapServices ? options.wrapServices(created) : created;
   const app = await buildApp({

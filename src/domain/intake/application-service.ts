@@ -20,6 +20,7 @@ import { emailKey, utcDay } from './day-window.ts';
 import type { UploadService } from './upload-service.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { candidateRepository } from './candidate-repository.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
 export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
@@ -40,8 +41,9 @@ export function createApplicationService(deps: {
   clock: Clock;
   uploads: UploadService;
   queue: TaskQueue;
+  events: EventRecorder;
 }) {
-  const { db, clock, uploads, queue } = deps;
+  const { db, clock, uploads, queue, events } = deps;
 
   /** (1) the account's job, and published. */
   async function openJob(trx: Db, accountId: string, jobId: string, now: Date) {
@@ -155,24 +157,43 @@ export function createApplicationService(deps: {
           source,
           blob_key: holdsAccount ? null : upload.id,
           status: 'received',
-          cv_status: holdsAccount ? 'claimed' : 'processing',
+          cv_status: 'processing',
           reason: null,
-          claimed_at: holdsAccount ? at : null,
+          claimed_at: null,
           created_at: at,
           updated_at: at,
         });
-        if (!holdsAccount)
+        if (holdsAccount) {
+          // The application stands on the person's own CV: nothing is built; a moment later the
+          // status reads `claimed` (the 201 keeps the spec's `processing`).
+          await queue.enqueue(
+            trx,
+            'stand-on-account-cv',
+            { applicationId: id },
+            { key: `stand-on-account-cv:${id}` },
+          );
+        } else {
           await queue.enqueue(
             trx,
             'build-cv',
             { kind: 'application', id },
             { key: `build-cv:application:${id}` },
           );
+        }
+        await events.record(trx, accountId, {
+          type: 'application.received',
+          data: {
+            applicationId: id,
+            jobId,
+            status: 'received',
+            cvStatus: 'processing',
+          },
+        });
         const answer: ApplicationCreated = {
           applicationId: id,
           candidateId: id,
           status: 'received',
-          cvStatus: holdsAccount ? 'claimed' : 'processing',
+          cvStatus: 'processing',
           // openJob let only a published job through.
           job: { id: job.id, status: 'published' },
         };
@@ -197,6 +218,18 @@ export function createApplicationService(deps: {
       if (upload) await uploads.discard(accountId, upload.id);
       if (seal) await db.transaction().execute((trx) => seal(trx, answer));
       return answer;
+    },
+
+    /** Task: an application of a person who holds an account is `claimed` (processing → claimed). */
+    async standOnAccountCv(applicationId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const moved = await applicationRepository.markStandingOnAccount(trx, applicationId, clock.now());
+        if (!moved) return;
+        await events.record(trx, moved.account_id, {
+          type: 'application.cv_status_changed',
+          data: { applicationId: moved.id, jobId: moved.job_id, status: 'received', cvStatus: 'claimed' },
+        });
+      });
     },
 
     async status(accountId: string, applicationId: string): Promise<ApplicationStatus> {
