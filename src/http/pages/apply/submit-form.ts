@@ -82,8 +82,11 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
     if (!(await passChallenge(deps, request, job.id, token, query.pow))) return expired();
     const bucket = addressBucket(request.ip);
     if (request.isMultipart()) {
+      // Room for the largest file the body can carry: its declared length, else the CV limit.
+      const declared = Number(request.headers['content-length']);
+      const largest = Number.isSafeInteger(declared) && declared > 0 ? declared : cvLimits.maxBytes;
       try {
-        await hostedApply.ensureRoom(accountId, bucket, cvLimits.maxBytes);
+        await hostedApply.ensureRoom(accountId, bucket, Math.min(largest, cvLimits.maxBytes));
       } catch (error) {
         if (error instanceof AppError && error.status === 429)
           return tooManyPage(refuse(), lang, error.retryAfterSeconds);
