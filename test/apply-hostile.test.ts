@@ -327,7 +327,7 @@ async function partialPost(
   headers: Record<string, string>,
   announced: number,
   sent: number,
-): Promise<{ status: number; ms: number }> {
+): Promise<{ status: number; ms: number; head: string }> {
   const url = new URL(path, base);
   const socket = net.connect(Number(url.port), url.hostname);
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
@@ -343,19 +343,19 @@ async function partialPost(
   ].join('\r\n');
   socket.write(head);
   socket.write(Buffer.alloc(sent, 0x61));
+  let text = '';
   const status = await new Promise<number>((resolve, reject) => {
-    let text = '';
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');
       const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      if (match) resolve(Number(match[1]));
+      if (match && text.includes('\r\n\r\n')) resolve(Number(match[1]));
     });
     socket.on('error', reject);
     setTimeout(() => reject(new Error('no answer while the body was still owed')), 5000);
   });
   const ms = performance.now() - started;
   socket.destroy();
-  return { status, ms };
+  return { status, ms, head: text.split('\r\n\r\n')[0]! };
 }
 
 describe('11.4 disk: refused before the body, quotas, a short life for anonymous uploads', () => {
@@ -389,11 +389,13 @@ describe('11.4 disk: refused before the body, quotas, a short life for anonymous
         const answer = await partialPost(base, c.path, c.headers, MB9, 1024);
         assert.equal(answer.status, c.status, c.label);
         assert.ok(answer.ms < 2000, `${c.label}: ${answer.ms.toFixed(0)} ms`);
+        assert.match(answer.head, /\r\nconnection: close/i, `${c.label}: the rest of the body is not read`);
       }
       // Spend the address's minute, then the eleventh post is refused before its body too.
       for (let i = 0; i < 10; i++) await partialPost(base, `/apply/${open.id}`, {}, 100, 100);
       const limited = await partialPost(base, form.action, { cookie: `apply_csrf=${form.nonce}` }, MB9, 1024);
       assert.equal(limited.status, 429);
+      assert.match(limited.head, /\r\nconnection: close/i);
       const uploads = await own.handle.db
         .selectFrom('uploads')
         .select('id')

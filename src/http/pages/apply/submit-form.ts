@@ -75,8 +75,10 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
     let source = hostedSource(query.via);
     const again = (state: FormState, status: number, kept?: { uploadId: string; name: string }) =>
       formPage(deps, reply, { job, lang, state, status, source, ...(kept ? { kept } : {}) });
-    const expired = () =>
-      again({ values: {}, errors: { form: PAGE_WORDS[lang].expiredForm } }, 403).then(refuse);
+    const expired = () => {
+      refuse();
+      return again({ values: {}, errors: { form: PAGE_WORDS[lang].expiredForm } }, 403);
+    };
     if (typeof token !== 'string' || !(await formTokens.verify(job.id, token, cookieNonce(request))))
       return expired();
     if (!(await passChallenge(deps, request, job.id, token, query.pow))) return expired();
