@@ -74,7 +74,7 @@ describe('probes', () => {
 
 describe('/metrics', () => {
   test('off without METRICS_TOKEN (the 404 of any unknown path); with it, only for its bearer token (401 otherwise)', async () => {
-    const unset = await startApp();
+    const unset = await startApp({ metricsToken: null });
     opened.push(unset);
     const off = await unset.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(off.statusCode, 404, off.body);
