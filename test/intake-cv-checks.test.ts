@@ -42,7 +42,6 @@ function oversizedCv(): Buffer {
 
 const REASONS: [CvRejectReason, string, () => Buffer][] = [
   ['wrong_type', 'a PNG named .pdf', () => pdfFixture('png-renamed.pdf')],
-  ['too_large', 'the CV padded to CV_MAX_BYTES + 1', oversizedCv],
   [
     'too_many_pages',
     'a twelve-page portfolio printed by Chromium',
@@ -120,6 +119,26 @@ describe('cv_rejected: one real PDF per reason', () => {
     });
   }
 
+  test('too_large: a CV over CV_MAX_BYTES gets no upload slot (400 naming bytes), so it is never stored', async () => {
+    const before = await ctx.handle.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .execute();
+    const res = await api.post('/v1/uploads', { bytes: oversizedCv().length });
+    assert.equal(res.statusCode, 400, res.body);
+    const error = errorOf(res);
+    assert.equal(error.code, 'bad_request');
+    assert.equal(error.field, 'bytes');
+    assert.match(String(error.message), new RegExp(String(CV_LIMITS.maxBytes)));
+    const after = await ctx.handle.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .execute();
+    assert.equal(after.length, before.length, 'no slot issued');
+  });
+
   test('a refused upload cannot be named again', async () => {
     const run = await applyWith(pdfFixture('truncated.pdf'));
     assert.equal(run.res.statusCode, 422);
@@ -136,7 +155,7 @@ describe('cv_rejected: detail and fix in the receipt’s locale', () => {
     const locales: CvLocale[] = ['es', 'fr', 'pt'];
     let i = 0;
     for (const [reason, , bytes] of REASONS) {
-      // One locale per reason, every locale used twice.
+      // One locale per reason, every locale used.
       const locale = locales[i++ % locales.length]!;
       const count = await applicationCount();
       const error = await assertRejected(await applyWith(bytes(), locale), reason, locale, count);
