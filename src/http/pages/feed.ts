@@ -7,7 +7,6 @@ import { siteHeader } from './job-page.ts';
 import { sendPage } from './page-shell.ts';
 
 const PAGE_SIZE = 50;
-const SITEMAP_MAX = 50_000;
 const Query = Type.Object(
   {
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
@@ -19,7 +18,7 @@ const Query = Type.Object(
 const localPath = (url: string | undefined, lang: PageLang) =>
   url ? new URL(url).pathname.replace(/^\/en\//, `/${lang}/`) : '#';
 
-/** The job seeker feed: an HTML page per language, a JSON feed and a sitemap of job pages. */
+/** The job seeker feed: an HTML page per language and a JSON feed (the sitemap: sitemap.ts). */
 export const jobFeed: Route = (app, { publicJobs }) => {
   app.get(
     '/:lang/jobs',
@@ -94,27 +93,5 @@ export const jobFeed: Route = (app, { publicJobs }) => {
       ),
       nextCursor: page.nextCursor,
     };
-  });
-
-  app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {
-    const urls: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await publicJobs.feed(cursor, 1000);
-      if (page === null) break;
-      for (const job of page.jobs) {
-        if (job.url)
-          urls.push(
-            `<url><loc>${e(job.url)}</loc>${job.updatedAt ? `<lastmod>${e(job.updatedAt)}</lastmod>` : ''}</url>`,
-          );
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== null && urls.length < SITEMAP_MAX);
-    return reply
-      .type('application/xml; charset=utf-8')
-      .header('cache-control', 'public, max-age=300')
-      .send(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.slice(0, SITEMAP_MAX).join('')}</urlset>\n`,
-      );
   });
 };
