@@ -10,11 +10,13 @@
 // asynchronously, so the event loop keeps serving while a hostile file is refused.
 
 import { open } from 'node:fs/promises';
+import { type CheckShare, FairLimiter } from './fair-limiter.ts';
 import { type PoolEvent, ParserPool } from './parser-pool.ts';
 import { prescanPdf } from './prescan.ts';
 import type { CvCheckResult, CvRejectReason } from './types.ts';
 
 export { type CvLimits, rejectionMessage } from './messages.ts';
+export { CheckQueueFull, type CheckLane, type CheckShare } from './fair-limiter.ts';
 export { ParserPoolUnavailable } from './parser-pool.ts';
 export type { CvCheckResult, CvLocale, CvRejectReason, PdfPage, PdfTextItem } from './types.ts';
 
@@ -44,10 +46,11 @@ export type CvCheckerEvent =
 export interface CvChecker {
   /**
    * Resolves with the verdict for the file at `filePath`. Rejects only when the checker itself
-   * cannot work (file unreadable, parser workers unable to start, checker closed): never blame
-   * the candidate for those.
+   * cannot work (file unreadable, parser workers unable to start, checker closed, or the queue
+   * or `share`'s part of it full: ParserPoolUnavailable with a retry delay): never blame the
+   * candidate for those.
    */
-  check(filePath: string): Promise<CvCheckResult>;
+  check(filePath: string, share?: CheckShare): Promise<CvCheckResult>;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,13 @@ const PDF_MAGIC = Buffer.from('%PDF-');
 const INFLATE_RATIO = 64;
 const INFLATE_FLOOR = 8 * 1024 * 1024;
 const INFLATE_CEILING = 128 * 1024 * 1024;
+
+// The queue holds 16 checks per child (~8 s of normal CVs at 1 s each) before refusing with 503.
+// One integrator account may have 8 checks waiting or running, one address on the hosted page 2
+// (a person applies with one file), background tasks 8 per account.
+const QUEUED_PER_CHILD = 16;
+const MAX_PER_KEY = { api: 8, page: 2, task: 8 } as const;
+const DEFAULT_SHARE: CheckShare = { lane: 'api', key: 'unnamed' };
 
 export function createCvChecker(options: CvCheckerOptions): CvChecker {
   const { maxBytes, maxPages } = options;
@@ -89,11 +99,16 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
     ...(onEvent ? { onEvent } : {}),
   });
 
-  // Each pre-scan holds its file in memory (up to maxBytes); a burst of uploads waits here
-  // rather than multiplying that. Twice the pool keeps the parsers fed.
-  const prescanSlots = semaphore(poolSize * 2);
+  // Each check past the header holds its file in memory (up to maxBytes) during the pre-scan; a
+  // burst of uploads waits here, fairly across sources, rather than multiplying that. Twice the
+  // pool keeps the parsers fed while the next files are pre-scanned.
+  const limiter = new FairLimiter({
+    slots: poolSize * 2,
+    maxQueued: poolSize * QUEUED_PER_CHILD,
+    maxPerKey: MAX_PER_KEY,
+  });
 
-  async function check(filePath: string): Promise<CvCheckResult> {
+  async function check(filePath: string, share: CheckShare = DEFAULT_SHARE): Promise<CvCheckResult> {
     const started = performance.now();
     const verdict = (result: CvCheckResult, stage: CvCheckStage, error?: string): CvCheckResult => {
       onEvent?.({
@@ -110,17 +125,17 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
     if (size > maxBytes) return verdict({ ok: false, reason: 'too_large' }, 'size');
     if (header.indexOf(PDF_MAGIC) < 0) return verdict({ ok: false, reason: 'wrong_type' }, 'magic');
 
-    const scan = await prescanSlots.run(() =>
-      prescanPdf(filePath, {
+    return limiter.run(share, async () => {
+      const scan = await prescanPdf(filePath, {
         maxInflatedBytes: Math.min(Math.max(size * INFLATE_RATIO, INFLATE_FLOOR), INFLATE_CEILING),
         deadlineMs: timeoutMs,
-      }),
-    );
-    if (!scan.ok) return verdict({ ok: false, reason: 'corrupt' }, 'prescan', scan.cause);
+      });
+      if (!scan.ok) return verdict({ ok: false, reason: 'corrupt' }, 'prescan', scan.cause);
 
-    const outcome = await pool.run({ path: filePath, maxPages });
-    if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
-    return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
+      const outcome = await pool.run({ path: filePath, maxPages });
+      if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
+      return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
+    });
   }
 
   return { check, close: () => pool.close() };
@@ -136,25 +151,6 @@ async function readHeader(filePath: string): Promise<{ size: number; header: Buf
   } finally {
     await file.close();
   }
-}
-
-function semaphore(slots: number): { run<T>(task: () => Promise<T>): Promise<T> } {
-  let free = slots;
-  const waiting: (() => void)[] = [];
-  return {
-    async run(task) {
-      if (free > 0) free--;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      try {
-        return await task();
-      } finally {
-        // The slot passes straight to the next waiter, if any.
-        const next = waiting.shift();
-        if (next) next();
-        else free++;
-      }
-    },
-  };
 }
 
 function requireInteger(name: string, value: number, min: number): void {

@@ -33,8 +33,14 @@ export interface ParserPoolOptions {
 
 const WARM_UP_DELAY_MS = 2000;
 
+/** The checker cannot give a verdict now (not the file's fault): answer 503 with Retry-After. */
 export class ParserPoolUnavailable extends Error {
   override name = 'ParserPoolUnavailable';
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds = 5) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }
 
 interface Job {

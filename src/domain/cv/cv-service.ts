@@ -95,7 +95,9 @@ export function createCvService(deps: {
       if (!subject || subject.cvStatus !== 'processing') return;
       const verdict = subject.blobKey
         ? await files
-            .withLocalFile(subject.blobKey, (path) => inspector.check(path))
+            .withLocalFile(subject.blobKey, (path) =>
+              inspector.check(path, { lane: 'task', key: subject.accountId }),
+            )
             .catch((error: unknown) => {
               if ((error as Error).name === 'BlobNotFoundError') return null;
               throw error;
