@@ -9,7 +9,7 @@
 // Untrusted bytes are never parsed in this process; steps 1–3 only read, count and inflate
 // asynchronously, so the event loop keeps serving while a hostile file is refused.
 
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { type CheckShare, FairLimiter } from './fair-limiter.ts';
 import { type PoolEvent, ParserPool } from './parser-pool.ts';
 import { prescanPdf } from './prescan.ts';
@@ -126,13 +126,14 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
     if (header.indexOf(PDF_MAGIC) < 0) return verdict({ ok: false, reason: 'wrong_type' }, 'magic');
 
     return limiter.run(share, async () => {
-      const scan = await prescanPdf(filePath, {
+      const data = await readFile(filePath);
+      const scan = await prescanPdf(data, {
         maxInflatedBytes: Math.min(Math.max(size * INFLATE_RATIO, INFLATE_FLOOR), INFLATE_CEILING),
         deadlineMs: timeoutMs,
       });
       if (!scan.ok) return verdict({ ok: false, reason: 'corrupt' }, 'prescan', scan.cause);
 
-      const outcome = await pool.run({ path: filePath, maxPages });
+      const outcome = await pool.run({ data, maxPages });
       if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
       return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
     });

@@ -60,9 +60,13 @@ const inflateAsync = promisify(inflate);
 class BudgetExceeded extends Error {}
 class DeadlineExceeded extends Error {}
 
-export async function prescanPdf(filePath: string, limits: PrescanLimits): Promise<PrescanResult> {
+/** Scans the PDF at a path, or its bytes when the caller already holds them. */
+export async function prescanPdf(file: string | Uint8Array, limits: PrescanLimits): Promise<PrescanResult> {
   const started = performance.now();
-  const data = await readFile(filePath);
+  const data =
+    typeof file === 'string'
+      ? await readFile(file)
+      : Buffer.from(file.buffer, file.byteOffset, file.byteLength);
   let inflatedBytes = 0;
   let streams = 0;
   let decodedStreams = 0;
