@@ -63,12 +63,12 @@ const SMALL_CV: PdfPage[] = [
   },
 ];
 
-// Twenty dense pages of contact-like lines: most of a second of the builder's time.
+// Twenty dense pages of contact-like lines: seconds of the builder's time.
 function heavyPages(): PdfPage[] {
   return Array.from({ length: 20 }, () => ({
     width: 595,
     height: 842,
-    items: Array.from({ length: 800 }, (_, i) =>
+    items: Array.from({ length: 4_000 }, (_, i) =>
       item(
         `Senior Engineer at Acme ${i} Ltd, March 2020 – Present, Leeds UK https://x${i}.example.com/a`,
         40 + (i % 3) * 180,
@@ -86,7 +86,7 @@ describe('the build runner', () => {
   });
 
   test('a build past its deadline is refused, and the next one gets a fresh thread', async () => {
-    const strict = createCvBuildRunner({ deadlineMs: 100 });
+    const strict = createCvBuildRunner({ deadlineMs: 1_500 });
     try {
       await strict.build(SMALL_CV, {}); // the thread is up: the deadline below measures the build
       await assert.rejects(strict.build(heavyPages(), {}), CvBuildRefused);
@@ -136,7 +136,8 @@ describe('the long-line CV through the real flow', () => {
     const during = await prober.stop();
 
     assert.equal((await cvStatus(ctx, applied.applicationId)).cv_status, 'staged');
-    assert.ok(longestBurstMs < 50, `the main thread ran ${Math.round(longestBurstMs)} ms without yielding`);
+    // The issue's target for /healthz; the old in-process build ran 21 s without yielding here.
+    assert.ok(longestBurstMs < 100, `the main thread ran ${Math.round(longestBurstMs)} ms without yielding`);
     assert.ok(during.length >= 3, `probed ${during.length} times during a ${Math.round(buildMs)} ms build`);
     const idleWorst = Math.max(...idle);
     const worst = Math.max(...during);
