@@ -75,6 +75,12 @@ const INFLATE_CEILING = 128 * 1024 * 1024;
 // One integrator account may have 8 checks waiting or running, one address on the hosted page 2
 // (a person applies with one file), background tasks 8 per account.
 const QUEUED_PER_CHILD = 16;
+
+// Every revision of an edited file writes its changed pages again, so the page objects in plain
+// sight are an upper bound on the pages: 4 per allowed page plus a margin spares any real CV,
+// while a 10,000-page file is refused before its streams are inflated or a child is spent.
+const PAGE_OBJECTS_PER_PAGE = 4;
+const PAGE_OBJECTS_SLACK = 20;
 const MAX_PER_KEY = { api: 8, page: 2, task: 8 } as const;
 const DEFAULT_SHARE: CheckShare = { lane: 'api', key: 'unnamed' };
 
@@ -130,8 +136,12 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
       const scan = await prescanPdf(data, {
         maxInflatedBytes: Math.min(Math.max(size * INFLATE_RATIO, INFLATE_FLOOR), INFLATE_CEILING),
         deadlineMs: timeoutMs,
+        maxPageObjects: maxPages * PAGE_OBJECTS_PER_PAGE + PAGE_OBJECTS_SLACK,
       });
-      if (!scan.ok) return verdict({ ok: false, reason: 'corrupt' }, 'prescan', scan.cause);
+      if (!scan.ok) {
+        const reason = scan.cause === 'too_many_pages' ? 'too_many_pages' : 'corrupt';
+        return verdict({ ok: false, reason }, 'prescan', scan.cause);
+      }
 
       const outcome = await pool.run({ data, maxPages });
       if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');

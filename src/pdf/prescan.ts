@@ -26,6 +26,7 @@ import {
   lzwDecode,
   runLengthDecode,
 } from './decoders.ts';
+import { countPageObjects } from './page-count.ts';
 import { findDictionaryStart, isWhiteSpace, type PdfValue, parseDictionary } from './pdf-syntax.ts';
 
 export interface PrescanLimits {
@@ -33,11 +34,13 @@ export interface PrescanLimits {
   maxInflatedBytes: number;
   /** Wall-clock limit for the whole scan. */
   deadlineMs: number;
+  /** Refuse when the file writes more page objects than this in plain sight (see page-count.ts). */
+  maxPageObjects?: number;
 }
 
 export type PrescanResult =
   | { ok: true; streams: number; decodedStreams: number; inflatedBytes: number; ms: number }
-  | { ok: false; cause: 'inflate_cap' | 'deadline'; inflatedBytes: number; ms: number };
+  | { ok: false; cause: 'inflate_cap' | 'deadline' | 'too_many_pages'; inflatedBytes: number; ms: number };
 
 type Filter =
   | { kind: 'flate' }
@@ -67,6 +70,9 @@ export async function prescanPdf(file: string | Uint8Array, limits: PrescanLimit
     typeof file === 'string'
       ? await readFile(file)
       : Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+  if (limits.maxPageObjects !== undefined && countPageObjects(data) > limits.maxPageObjects) {
+    return { ok: false, cause: 'too_many_pages', inflatedBytes: 0, ms: performance.now() - started };
+  }
   let inflatedBytes = 0;
   let streams = 0;
   let decodedStreams = 0;
