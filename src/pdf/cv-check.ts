@@ -81,6 +81,9 @@ const QUEUED_PER_CHILD = 16;
 // while a 10,000-page file is refused before its streams are inflated or a child is spent.
 const PAGE_OBJECTS_PER_PAGE = 4;
 const PAGE_OBJECTS_SLACK = 20;
+// A dense text page runs a few thousand operators, a page with a detailed vector logo or chart
+// some tens of thousands; pdf.js takes ~5 s for a million (the deadline).
+const OPERATORS_PER_PAGE = 50_000;
 const MAX_PER_KEY = { api: 8, page: 2, task: 8 } as const;
 const DEFAULT_SHARE: CheckShare = { lane: 'api', key: 'unnamed' };
 
@@ -137,6 +140,7 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
         maxInflatedBytes: Math.min(Math.max(size * INFLATE_RATIO, INFLATE_FLOOR), INFLATE_CEILING),
         deadlineMs: timeoutMs,
         maxPageObjects: maxPages * PAGE_OBJECTS_PER_PAGE + PAGE_OBJECTS_SLACK,
+        maxOperators: maxPages * OPERATORS_PER_PAGE,
       });
       if (!scan.ok) {
         const reason = scan.cause === 'too_many_pages' ? 'too_many_pages' : 'corrupt';
