@@ -19,7 +19,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { randomToken } from './lib/ids.ts';
 import { createCvChecker } from './pdf/cv-check.ts';
 import { type RateLimitStore, memoryStore, redisStore } from './rate-limit/store.ts';
-import { buildVirtualCv } from './cv-builder/index.ts';
+import { createCvBuildRunner } from './cv-builder/runner.ts';
 import { type VirtualCvBuilder, createCvService } from './domain/cv/cv-service.ts';
 import { mailRepository } from './mail/mail-repository.ts';
 import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
@@ -83,7 +83,7 @@ export function createServices(deps: ServiceDeps) {
   const audit = createAuditService({ db, clock });
   const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
   const taskHandlers: TaskHandlers = {
-    'build-cv': (p) => cv.buildCv(p.kind, p.id),
+    'build-cv': (p, task) => cv.buildCv(p.kind, p.id, { last: task.attempts >= task.max_attempts }),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
     'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
     'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
@@ -229,6 +229,7 @@ export async function createRuntime(
   });
   const cvLimits = { maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages };
   const checker = createCvChecker(cvLimits);
+  const builder = createCvBuildRunner();
   const mailer = config.mail.smtpUrl
     ? smtpMailer({ db: handle.db, clock, url: config.mail.smtpUrl, from: config.mail.from })
     : outboxMailer({ db: handle.db, clock });
@@ -240,7 +241,7 @@ export async function createRuntime(
     inspector: checker,
     cvLimits,
     mailer,
-    build: buildVirtualCv as VirtualCvBuilder,
+    build: builder.build as VirtualCvBuilder,
     stagedTtlSeconds: config.cv.stagedTtlSeconds,
     claimLinkKey: resolveClaimLinkKey(config),
     webhooks: { allowPrivate: config.webhooks.allowPrivate },
@@ -257,6 +258,7 @@ export async function createRuntime(
     async close() {
       await mailer.close();
       await checker.close();
+      await builder.close();
       await files.close();
       await rateLimits.close();
       await handle.close();

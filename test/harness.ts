@@ -80,6 +80,8 @@ export async function startApp(
     inspector?: CvInspector;
     /** The mail transport; the outbox by default. */
     mailer?: Mailer;
+    /** The virtual-CV builder; buildVirtualCv in this process by default. */
+    build?: VirtualCvBuilder;
     stagedTtlSeconds?: number;
     /** The address the app's links and presigned upload URLs point at; BASE_URL by default. */
     publicBaseUrl?: string;
@@ -116,7 +118,7 @@ export async function startApp(
     inspector: options.inspector ?? cvChecker(),
     cvLimits: CV_LIMITS,
     mailer,
-    build: buildVirtualCv as VirtualCvBuilder,
+    build: options.build ?? (buildVirtualCv as VirtualCvBuilder),
     stagedTtlSeconds: options.stagedTtlSeconds ?? 2_592_000,
     claimLinkKey: options.claimLinkKey ?? 'test-claim-link-key-0123456789abcdef',
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
