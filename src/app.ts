@@ -6,6 +6,7 @@ import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
+import type { ApplyTunables } from './http/pages/apply/challenge.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
@@ -16,12 +17,13 @@ import {
   renderError,
   renderFrameworkError,
 } from './plugins/error-handler.ts';
+import { registerFaultMetrics, watchRateLimitStore } from './plugins/fault-errors.ts';
 import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
+import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
 import { newId } from './lib/ids.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
@@ -39,6 +41,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Requests without a valid credential one client address may send a minute (the guard's default otherwise). */
   authFailuresPerMinute?: number;
+  /** The hosted apply page's abuse limits (challenge.ts's defaults otherwise). */
+  applyPage?: Partial<ApplyTunables>;
 }
 
 export const MAX_HEADER_BYTES = 16_384;
@@ -135,7 +139,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.logger) registerRequestLog(app);
 
   const registry = registerMetrics(app);
+  const faultMetrics = registerFaultMetrics(app, registry);
+  watchRateLimitStore(app, options.rateLimits, faultMetrics);
   await registerOpenApi(app, options.publicBaseUrl);
+  await registerConsoleOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {
     keys: options.services.keys,
     rateLimits: options.rateLimits,
@@ -149,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const storeRefusal = registerIdempotency(app, options.services.idempotency);
   registerErrorHandling(app, storeRefusal);
 
-  registerProbes(app, options.services, registry);
+  registerProbes(app, options.services, registry, options.rateLimits);
   if (options.files.kind === 'local') {
     registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
   }
@@ -158,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     rateLimits: options.rateLimits,
     clock: options.clock,
     secureCookies: options.publicBaseUrl.startsWith('https://'),
+    ...(options.applyPage ? { tunables: options.applyPage } : {}),
   });
   await app.ready();
   return app;

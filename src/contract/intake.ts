@@ -63,9 +63,17 @@ export const ConsentReceipt = Type.Object(
   {
     consentTextId: Text({ minLength: 1, maxLength: 100 }),
     version: Text({ minLength: 1, maxLength: 100 }),
-    locale: Type.Optional(Locale),
-    acceptedAt: Type.Union([Text({ maxLength: 40 }), Type.Integer({ minimum: 0 })], {
-      description: 'ISO 8601, or epoch milliseconds; not more than five minutes ahead of the service clock.',
+    locale: Type.Optional(
+      Text({
+        maxLength: 10,
+        examples: ['en'],
+        description:
+          'en, es, fr or pt (default en). Any other value names words never handed out: 422 consent_invalid.',
+      }),
+    ),
+    acceptedAt: Type.Union([Text({ maxLength: 40 }), Type.Number()], {
+      description:
+        'ISO 8601 date-time with a zone (Z or an offset), or whole epoch milliseconds; not more than five minutes ahead of the service clock, not before the version was first handed out. Anything else: 422 consent_invalid naming consent.acceptedAt.',
     }),
     ip: Text({ maxLength: INTAKE_MAX.ip }),
     userAgent: Text({ maxLength: INTAKE_MAX.userAgent }),
@@ -168,8 +176,14 @@ export const CandidateCreatedBody = Type.Object({
   cvStatus: enumOf(['processing', 'none'] as const),
   rejection: Type.Optional(
     Type.Object(
-      { reason: enumOf(['not_a_cv'] as const), detail: Type.String() },
-      { description: 'Present on rejected.' },
+      {
+        reason: enumOf(['not_a_cv'] as const),
+        detail: Type.String({
+          description: 'What is wrong, written to be shown to the person, in the import locale.',
+        }),
+        fix: Type.String({ description: 'What to send instead, written to be shown to the person.' }),
+      },
+      { description: 'Present on rejected: the same candidate-facing fields as cv_rejected.' },
     ),
   ),
 });

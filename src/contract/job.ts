@@ -85,7 +85,8 @@ const wordProperties = {
   category: enumOf(CATEGORIES),
   description: Text({
     maxLength: MAX.description,
-    description: 'Rich text HTML; plain text accepted.',
+    description:
+      'Rich text HTML; plain text accepted. Sanitised on write to the hosted page allow-list (p, br, ul, ol, li, strong, b, em, i, u, h2-h4, blockquote, a with http/https/mailto links): scripts, event handlers, styles, images and iframes are removed, so the stored and returned value is safe to render.',
   }),
   responsibilities: List,
   skills: Type.Array(Skill, { maxItems: MAX.skills }),
