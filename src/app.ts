@@ -7,6 +7,7 @@ import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
 import type { ApplyTunables } from './http/pages/apply/challenge.ts';
+import { registerConsoleWeb } from './http/console-web/index.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
@@ -166,6 +167,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock: options.clock,
     secureCookies: options.publicBaseUrl.startsWith('https://'),
     ...(options.applyPage ? { tunables: options.applyPage } : {}),
+  });
+  registerConsoleWeb(app, options.services, {
+    rateLimits: options.rateLimits,
+    clock: options.clock,
+    secureCookies: options.publicBaseUrl.startsWith('https://'),
   });
   await app.ready();
   return app;

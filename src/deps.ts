@@ -33,6 +33,8 @@ import { createEventLog } from './domain/events/event-log.ts';
 import { createWebhookService } from './domain/events/webhook-service.ts';
 import { type DispatcherLog, createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
 import { type Resolver, createWebhookSender } from './webhooks/sender.ts';
+import { createAuditService } from './domain/console-users/audit-service.ts';
+import { createConsoleUserService } from './domain/console-users/user-service.ts';
 
 export interface ServiceDeps {
   handle: DbHandle;
@@ -75,6 +77,8 @@ export function createServices(deps: ServiceDeps) {
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
   const applications = createApplicationService({ db, clock, uploads, queue, events });
+  const audit = createAuditService({ db, clock });
+  const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
@@ -129,6 +133,8 @@ export function createServices(deps: ServiceDeps) {
         },
       };
     },
+    audit,
+    consoleUsers,
     /** Retention and housekeeping; safe to run on several workers at once. */
     async maintenance() {
       return {
@@ -144,6 +150,7 @@ export function createServices(deps: ServiceDeps) {
         expiredJobEvents: await events.sweepExpiredJobs(),
         oldEvents: await events.sweepOld(),
         finishedDeliveries: await webhooks.sweepFinished(),
+        consoleSessions: await consoleUsers.sweepSessions(),
       };
     },
   };

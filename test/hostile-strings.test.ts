@@ -145,6 +145,20 @@ describe('path parameters and query strings', () => {
     assertRefused(await consoleCall(ctx.app, 'GET', '/accounts/%00'), /accountId/);
   });
 
+  for (const url of [
+    '/apply/%00',
+    '/apply/job_%00',
+    '/en/jobs/%00/%00',
+    '/en/jobs/co/x%00y',
+    '/feed/jobs.json?cursor=%00',
+  ]) {
+    test(`hosted page GET ${url} → 400, never 500`, async () => {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(errorOf(res).code, 'bad_request');
+    });
+  }
+
   test('GET /v1/jobs?updatedSince=%00 → 400 naming updatedSince', async () => {
     const { api } = await intakeAccount(ctx.app);
     assertRefused(await api.get('/v1/jobs?updatedSince=%00'), /updatedSince/);

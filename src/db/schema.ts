@@ -292,6 +292,16 @@ export interface WebhookDeliveriesTable {
   updated_at: Timestamp;
 }
 
+export interface ConsoleUsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: 'admin' | 'recruiter' | 'billing_admin';
+  password_hash: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WebhookAttemptsTable {
   id: string;
   delivery_id: string;
@@ -303,12 +313,46 @@ export interface WebhookAttemptsTable {
   at: Timestamp;
 }
 
+export interface ConsoleInvitationsTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface ConsoleAuditTable {
+  id: string;
+  account_id: string;
+  actor_kind: 'user' | 'operator';
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target: string | null;
+  detail: ColumnType<Record<string, unknown>, string, string>;
+  at: Timestamp;
+  /** Write order (an identity column). */
+  seq: Generated<string>;
+}
+
 export interface Database extends MatchTables {
   events: EventsTable;
   event_sweeps: EventSweepsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  console_users: ConsoleUsersTable;
+  console_invitations: ConsoleInvitationsTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;

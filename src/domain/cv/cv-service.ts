@@ -281,6 +281,17 @@ export function createCvService(deps: {
       return state;
     },
 
+    /** The virtual CV of one of the account's applications or imports, as the recruiter reads it. */
+    async virtualCvFor(
+      accountId: string,
+      kind: SubjectKind,
+      id: string,
+    ): Promise<Record<string, unknown> | null> {
+      const subject = await cvRepository.subject(db, kind, id);
+      if (!subject || subject.accountId !== accountId) return null;
+      return (await cvRepository.virtualCv(db, kind, id)) ?? null;
+    },
+
     /** Retention: staged CVs not claimed within their lifetime are deleted. */
     async expireStaged(): Promise<number> {
       const due = await cvRepository.expiredStaged(db, new Date(clock.now().getTime() - ttlMs), 200);
