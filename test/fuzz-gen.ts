@@ -233,7 +233,8 @@ function text(schema: Schema, rng: Rng): string {
   if (schema.format === 'date-time')
     return new Date(Date.now() + (rng.int(20) - 5) * 86_400_000).toISOString();
   if (schema.format === 'email') return `fuzz${counter}.${rng.int(1e6)}@example.com`;
-  if (schema.format === 'uri') return `https://example.com/${counter}`;
+  // An address literal: a URL the service checks (a webhook) must not send it to DNS.
+  if (schema.format === 'uri') return `https://203.0.113.10/${counter}`;
   if (schema.pattern === '^[A-Z]{3}$') return rng.pick(['AUD', 'USD', 'EUR']);
   const words = ['Engineer', 'données', 'Ñandú', '東京', 'emoji 🚀', 'tab\there', 'plain', '<b>bold</b>'];
   const min = Number(schema.minLength ?? 0);
