@@ -197,7 +197,7 @@ export const ERROR_CATALOGUE = {
   ),
   rate_limited: entry(
     429,
-    "The key's per-minute limit, or the job's own daily allowance of applications.",
+    "The key's per-minute limit, the job's own daily allowance of applications, or too many requests without a valid credential from one address (on every route).",
     { message: 'This key is limited to 120 requests a minute; retry after 12 seconds.' },
     {},
     'always',

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Text } from '../../contract/text.ts';
 import { badRequest } from '../../domain/errors.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { Route } from '../types.ts';
@@ -9,7 +10,7 @@ import { sendPage } from './page-shell.ts';
 const PAGE_SIZE = 50;
 const Query = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Text({ maxLength: 200 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
@@ -25,9 +26,9 @@ export const jobFeed: Route = (app, { publicJobs }) => {
     {
       schema: {
         hide: true,
-        params: Type.Object({ lang: Type.String({ maxLength: 5 }) }),
+        params: Type.Object({ lang: Text({ maxLength: 5 }) }),
         // A page people share: tracking parameters (utm_…) are ignored, not refused.
-        querystring: Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })) }),
+        querystring: Type.Object({ cursor: Type.Optional(Text({ maxLength: 200 })) }),
       },
     },
     async (request, reply) => {
