@@ -83,6 +83,8 @@ export async function startApp(
     publicBaseUrl?: string;
     /** The guard's budget of requests without a valid credential per client address and minute. */
     authFailuresPerMinute?: number;
+    /** The local CV store's DATA_DIR; a fresh temp dir by default. */
+    filesDir?: string;
   } = {},
 ): Promise<TestContext> {
   const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
@@ -90,7 +92,7 @@ export async function startApp(
   const clock = options.clock ?? new ManualClock(new Date());
   const rateLimits = options.rateLimits ?? memoryStore();
   const files = new LocalBlobStore({
-    dataDir: tempDir(),
+    dataDir: options.filesDir ?? tempDir(),
     publicBaseUrl,
     signingSecret: 'test-signing-secret-0123456789abcdef',
     clock,

@@ -56,17 +56,19 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>(
     (resolve) => child.on('exit', (code, signal) => resolve({ code, signal, atMs: Date.now() })),
   );
-  const ready = await Promise.race([
-    new Promise<boolean>((resolve) => {
-      const check = () => {
-        if (lines.some((line) => line.includes('Service ready'))) resolve(true);
-        else setTimeout(check, 50);
-      };
-      check();
-    }),
-    exited.then(() => false),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000).unref()),
-  ]);
+  let ended = false;
+  exited.then(() => {
+    ended = true;
+  });
+  const ready = await new Promise<boolean>((resolve) => {
+    const giveUpAt = Date.now() + 60_000;
+    const check = () => {
+      if (lines.some((line) => line.includes('Service ready'))) resolve(true);
+      else if (ended || Date.now() > giveUpAt) resolve(false);
+      else setTimeout(check, 50);
+    };
+    check();
+  });
   if (!ready) {
     child.kill('SIGKILL');
     throw new Error(`the service did not start:\n${lines.join('\n')}`);
