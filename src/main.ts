@@ -118,6 +118,11 @@ async function main(): Promise<void> {
     // The listener closes at once (new connections are refused; a request on a kept-alive
     // connection is answered 503); requests already running finish, the worker's tasks too.
     const closing = app.close();
+    // A kept-alive connection whose request has just been answered is closed at once rather
+    // than held open until its idle timeout (Node closes only the connections idle at close()).
+    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    idleSweep.unref();
+    void closing.finally(() => clearInterval(idleSweep));
     const stoppingWorker = worker.stop(deadline - reserve - Date.now());
     if (!(await within(closing, deadline - reserve - Date.now()))) {
       app.log.warn('shutdown: requests still running at the end of the grace are cut off');

@@ -50,7 +50,11 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
-  const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  // The last 500 lines are kept (a long run logs every request).
+  const collect = (chunk: Buffer) => {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    if (lines.length > 500) lines.splice(0, lines.length - 500);
+  };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>(
