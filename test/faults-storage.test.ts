@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { S3BlobStore } from '../src/blob-store/index.ts';
+import { S3BlobStore } from '../src/blob-store/s3-store.ts';
 import {
   type TestContext,
   closeDatabase,

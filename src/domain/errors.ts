@@ -73,6 +73,11 @@ export const noRoute = (method: string, path: string) =>
 // 409
 export const conflict = (message: string, extra: ErrorExtra<'conflict'> = {}) =>
   new AppError('conflict', message, extra);
+export const expiredNeedsPublish = () =>
+  conflict(
+    'The job has expired: a new expiresAt cannot reopen it. Publish it again with POST /v1/jobs/{jobId}/publish (it comes back unmanaged, expiry chosen by expiryDays); edit expiresAt after that.',
+    { field: 'expiresAt' },
+  );
 export const jobNotOpen = (status: ErrorExtra<'job_not_open'>['status']) =>
   new AppError('job_not_open', `The job is ${status}; only a published job takes applications.`, {
     status,
@@ -166,3 +171,5 @@ export function errorForStatus(status: number, message: string): AppError {
   const code = PLAIN_BY_STATUS[status as keyof typeof PLAIN_BY_STATUS] ?? 'bad_request';
   return new AppError(code, message);
 }
+export const adNotManagedForMatches = () =>
+  new AppError('ad_not_managed', 'Only a managed, published ad has matches; manage the ad in the console first.');
