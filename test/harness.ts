@@ -87,6 +87,8 @@ export async function startApp(
     publicBaseUrl?: string;
     /** The guard's budget of requests without a valid credential per client address and minute. */
     authFailuresPerMinute?: number;
+    /** The local CV store's DATA_DIR; a fresh temp dir by default. */
+    filesDir?: string;
     /** The hosted apply page's abuse limits. */
     applyPage?: AppOptions['applyPage'];
     /** Whose X-Forwarded-For to believe (TRUST_PROXY as parsed). */
@@ -104,7 +106,7 @@ export async function startApp(
   const clock = options.clock ?? new ManualClock(new Date());
   const rateLimits = options.rateLimits ?? memoryStore();
   const files = new LocalBlobStore({
-    dataDir: tempDir(),
+    dataDir: options.filesDir ?? tempDir(),
     publicBaseUrl,
     signingSecret: 'test-signing-secret-0123456789abcdef',
     clock,
