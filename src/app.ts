@@ -6,8 +6,8 @@ import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
-import { registerConsoleWeb } from './http/console-web/index.ts';
 import type { ApplyTunables } from './http/pages/apply/challenge.ts';
+import { registerConsoleWeb } from './http/console-web/index.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
@@ -24,7 +24,7 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
+import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
 import { newId } from './lib/ids.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
@@ -143,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const faultMetrics = registerFaultMetrics(app, registry);
   watchRateLimitStore(app, options.rateLimits, faultMetrics);
   await registerOpenApi(app, options.publicBaseUrl);
+  await registerConsoleOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {
     keys: options.services.keys,
     rateLimits: options.rateLimits,

@@ -253,6 +253,45 @@ export interface ScreeningsTable {
   cancelled_at: NullableTimestamp;
 }
 
+export interface EventsTable {
+  seq: ColumnType<string, never, never>;
+  id: string;
+  account_id: string;
+  type: string;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  dedupe_key: string | null;
+  txid: ColumnType<string, never, never>;
+  created_at: Timestamp;
+}
+
+export interface EventSweepsTable {
+  name: string;
+  position_at: Timestamp;
+  position_id: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  types: string[] | null;
+  secret: string;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  account_id: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface ConsoleUsersTable {
   id: string;
   account_id: string;
@@ -261,6 +300,17 @@ export interface ConsoleUsersTable {
   password_hash: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  at: Timestamp;
 }
 
 export interface ConsoleInvitationsTable {
@@ -293,7 +343,16 @@ export interface ConsoleAuditTable {
   seq: Generated<string>;
 }
 
-export interface Database {
+export interface Database extends MatchTables {
+  events: EventsTable;
+  event_sweeps: EventSweepsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  console_users: ConsoleUsersTable;
+  console_invitations: ConsoleInvitationsTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;
@@ -312,9 +371,45 @@ export interface Database {
   company_address_history: CompanyAddressHistoryTable;
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
-  console_users: ConsoleUsersTable;
-  console_invitations: ConsoleInvitationsTable;
-  console_sessions: ConsoleSessionsTable;
-  console_audit: ConsoleAuditTable;
   service_instances: ServiceInstancesTable;
+}
+
+export interface MatchProfilesTable {
+  subject_kind: 'application' | 'candidate';
+  subject_id: string;
+  account_id: string;
+  email_key: string | null;
+  profile: ColumnType<unknown, string, string>;
+  terms: string[];
+  words: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MatchRunsTable {
+  job_id: string;
+  words_hash: string;
+  max_matches: number | null;
+  managed_since: Timestamp;
+  scored_until: Timestamp;
+  filled: boolean;
+  ran_at: Timestamp;
+}
+
+export interface MatchesTable {
+  id: string;
+  account_id: string;
+  job_id: string;
+  candidate_kind: 'application' | 'candidate';
+  candidate_id: string;
+  person_key: string;
+  score: number;
+  reasons: ColumnType<string[], string, string>;
+  created_at: Timestamp;
+}
+
+export interface MatchTables {
+  match_profiles: MatchProfilesTable;
+  matches: MatchesTable;
+  match_runs: MatchRunsTable;
 }

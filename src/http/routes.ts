@@ -39,6 +39,16 @@ import { editJob } from './v1/jobs/edit-job.ts';
 import { getJob } from './v1/jobs/get-job.ts';
 import { listJobs } from './v1/jobs/list-jobs.ts';
 import { publishJob } from './v1/jobs/publish-job.ts';
+import { listEvents } from './v1/events/list-events.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  retryDelivery,
+} from './console/webhooks/webhook-routes.ts';
+import { listMatches } from './v1/jobs/list-matches.ts';
+import { consoleListMatches } from './console/matches/list-matches.ts';
 
 /** Every route of the service, public and console. */
 export const routes: Route[] = [
@@ -78,6 +88,14 @@ export const routes: Route[] = [
   updateTemplate,
   completeScreening,
   billing,
+  listEvents,
+  createWebhook,
+  listWebhooks,
+  deleteWebhook,
+  listDeliveries,
+  retryDelivery,
+  listMatches,
+  consoleListMatches,
   inviteUser,
   listUsers,
   removeUser,

@@ -25,6 +25,7 @@ import {
 } from './job-repository.ts';
 import { type JobCompany, isManaged, statusAt, toJobView } from './job-view.ts';
 import type { Seal } from '../seal.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import {
   checkWords,
   lockedChanges,
@@ -69,8 +70,13 @@ export function createJobService(deps: {
   clock: Clock;
   publicBaseUrl: string;
   screenings: ScreeningsOfClosedRole;
+  events: EventRecorder;
 }) {
-  const { db, clock, publicBaseUrl, screenings } = deps;
+  const { db, clock, publicBaseUrl, screenings, events } = deps;
+
+  /** A job event, in the change's transaction: ids and the status after the change. */
+  const jobEvent = (trx: Db, row: JobRow, type: 'job.published' | 'job.updated' | 'job.closed', now: Date) =>
+    events.record(trx, row.account_id, { type, data: { jobId: row.id, status: statusAt(row, now) } });
 
   async function account(trx: Db, accountId: string, forUpdate = false): Promise<AccountRow> {
     const row = forUpdate
@@ -109,6 +115,7 @@ export function createJobService(deps: {
         expires_at: expiryDays === null ? null : new Date(now.getTime() + expiryDays * DAY_MS),
         updated_at: now,
       });
+      await jobEvent(trx, updated, 'job.updated', now);
       return { job: view(updated, acc, now), firstPublish: false };
     }
     const words = { ...(row.content as Words), ...((row.staged as Words | null) ?? {}) };
@@ -133,6 +140,7 @@ export function createJobService(deps: {
       closed_at: null,
       updated_at: now,
     });
+    await jobEvent(trx, updated, 'job.published', now);
     return { job: view(updated, acc, now), firstPublish };
   }
 
@@ -151,6 +159,7 @@ export function createJobService(deps: {
       staged: null,
       updated_at: now,
     });
+    if (statusAt(updated, now) !== 'draft') await jobEvent(trx, updated, 'job.updated', now);
     return { job: view(updated, acc, now), pendingRevision: false };
   }
 
@@ -240,6 +249,8 @@ export function createJobService(deps: {
             jobId,
             edited ? { ...changes, updated_at: now } : changes,
           );
+          // Drafts are nobody's business outside the account: no event until they are published.
+          if (edited && status !== 'draft') await jobEvent(trx, result, 'job.updated', now);
         }
         const edited = { job: view(result, acc, now), pendingRevision: result.staged !== null };
         await seal?.(trx, edited);
@@ -276,6 +287,7 @@ export function createJobService(deps: {
         });
         // The role's open screenings end with it, unbilled, in the same transaction.
         await screenings.cancelForClosedJob(trx, jobId, now);
+        await jobEvent(trx, updated, 'job.closed', now);
         const job = view(updated, acc, now);
         await seal?.(trx, job);
         return job;
