@@ -200,4 +200,32 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
       prefilled.body.slice(prefilled.body.indexOf('<h1>'), prefilled.body.indexOf('<h1>') + 900),
     );
   });
+
+  test('what employers and candidates typed is escaped on every console page', async () => {
+    const { account, api } = await screeningAccount(ctx.app);
+    const payload = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
+    const job = await createPublished(api, { title: `Role ${payload}` });
+    await applyTo(ctx, api, job.id, {
+      name: `Name ${payload}`,
+      coverNote: `Note ${payload}`,
+      answers: [{ question: `Q ${payload}`, answer: `A ${payload}` }],
+    });
+    const admin = await signedIn(ctx.app, account.id, 'admin');
+    await admin.web.get('/console/keys');
+    await admin.web.post('/console/keys', { scopes: 'jobs:read', name: `Key ${payload}` });
+    for (const path of [
+      '/console/jobs',
+      `/console/jobs/${job.id}`,
+      `/console/jobs/${job.id}/applications`,
+      '/console/keys',
+      '/console/activity',
+    ]) {
+      const res = await admin.web.get(path);
+      assert.equal(res.statusCode, 200, path);
+      assert.ok(!res.body.includes('<script>alert(1)'), `${path}: no raw script`);
+      assert.ok(!res.body.includes('<img src=x'), `${path}: no raw img`);
+    }
+    const applications = await admin.web.get(`/console/jobs/${job.id}/applications`);
+    assert.ok(applications.body.includes('Name &lt;script&gt;alert(1)&lt;/script&gt;'));
+  });
 });
