@@ -9,6 +9,7 @@ import { createApplicationService } from './domain/intake/application-service.ts
 import { createCandidateService } from './domain/intake/candidate-service.ts';
 import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
+import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';
@@ -64,6 +65,7 @@ export function createServices(deps: ServiceDeps) {
     matches,
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer });
+  const applications = createApplicationService({ db, clock, uploads, queue });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
@@ -75,11 +77,13 @@ export function createServices(deps: ServiceDeps) {
     'refresh-matches': async (p) => {
       await matches.refresh(p.accountId);
     },
+    'stand-on-account-cv': (p) => applications.standOnAccountCv(p.applicationId),
   };
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
-    applications: createApplicationService({ db, clock, uploads, queue }),
+    applications,
+    hostedApply: createHostedApplyService({ clock, uploads, applications }),
     candidates: createCandidateService({ db, clock, uploads, files, queue, matches }),
     keys: createKeyService({ db, clock }),
     idempotency,

@@ -13,6 +13,7 @@ export interface TaskPayloads {
   'generate-matches': { accountId: string; jobId: string };
   /** New profiles arrived in an account's pool: look again at its managed roles (batched). */
   'refresh-matches': { accountId: string };
+  'stand-on-account-cv': { applicationId: string };
 }
 export type TaskName = keyof TaskPayloads;
 
