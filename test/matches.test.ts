@@ -328,6 +328,27 @@ describe('paging, erasure and screening a match', () => {
     assert.deepEqual(left, []);
   });
 
+  test('a full role whose match leaves the pool takes the next best person', async () => {
+    const s = await account();
+    const first = await importCv(s.api, backend[1] as PoolCvDescription);
+    const second = await importCv(s.api, backend[2] as PoolCvDescription);
+    const job = await managedRole(s, { maxMatches: 1 });
+    await settle();
+    const [only] = await matchesOf(s.api, job.id);
+    assert.ok(only);
+    const leaving = only.candidateId === first.candidateId ? first : second;
+    const staying = leaving === first ? second : first;
+    const res = await consoleCall(ctx.app, 'POST', '/suppressions', { email: leaving.email });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(await matchesOf(s.api, job.id), [], 'the suppressed person left at once');
+    await settle();
+    assert.deepEqual(
+      (await matchesOf(s.api, job.id)).map((m) => m.candidateId),
+      [staying.candidateId],
+      'the room freed is filled from the people scored before',
+    );
+  });
+
   test('a match is screened through the screening route, under the unsolicited-contact limit', async () => {
     const s = await account({ weeklyUnsolicitedContacts: 1 });
     const template = await newTemplate(ctx.app, s.account.id);
