@@ -66,6 +66,12 @@ function virtualCv(cv: Description, variant: number) {
   };
 }
 
+/** CPU time of this process since `start` (PGlite runs in it): what the work costs on an idle core. */
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
 }
@@ -164,20 +170,28 @@ for (const size of sizes) {
         })
         .execute();
       const times: number[] = [];
+      const cpu: number[] = [];
       let made = 0;
       for (let run = 0; run < runs; run++) {
         await db.deleteFrom('matches').where('job_id', '=', jobId).execute();
         await db.deleteFrom('match_runs').where('job_id', '=', jobId).execute();
         const t = performance.now();
+        const c = process.cpuUsage();
         made = await matches.generate(accountId, jobId);
+        cpu.push(cpuMs(c));
         times.push(performance.now() - t);
       }
       const reads: number[] = [];
+      const readCpu: number[] = [];
       for (let i = 0; i < 200; i++) {
         const t = performance.now();
+        const c = process.cpuUsage();
         await matches.list(accountId, jobId, { limit: 50 });
+        readCpu.push(cpuMs(c));
         reads.push(performance.now() - t);
       }
+      cpu.sort((a, b) => a - b);
+      readCpu.sort((a, b) => a - b);
       times.sort((a, b) => a - b);
       reads.sort((a, b) => a - b);
       rows.push({
@@ -186,6 +200,8 @@ for (const size of sizes) {
         jobId,
         made,
         gen: percentile(times, 50),
+        genCpu: percentile(cpu, 50),
+        readCpu50: percentile(readCpu, 50),
         read50: percentile(reads, 50),
         read95: percentile(reads, 95),
       });
@@ -204,7 +220,7 @@ for (const size of sizes) {
   console.log(`pool ${size} profiles (filled in ${(fillMs / 1000).toFixed(1)} s)`);
   for (const r of rows) {
     console.log(
-      `  ${r.role} maxMatches ${String(r.cap).padEnd(4)}: full generation median ${r.gen.toFixed(0)} ms, ${r.made} matches; read of 50 p50 ${r.read50.toFixed(1)} ms, p95 ${r.read95.toFixed(1)} ms`,
+      `  ${r.role} maxMatches ${String(r.cap).padEnd(4)}: full generation median ${r.gen.toFixed(0)} ms (CPU ${r.genCpu.toFixed(0)} ms), ${r.made} matches; read of 50 p50 ${r.read50.toFixed(1)} ms (CPU ${r.readCpu50.toFixed(1)} ms), p95 ${r.read95.toFixed(1)} ms`,
     );
   }
   console.log(
