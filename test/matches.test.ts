@@ -233,8 +233,11 @@ describe('exclusions and isolation', () => {
     const earlier = await applyCv(s.api, otherRole.id, backend[13] as PoolCvDescription);
     const res = await consoleCall(ctx.app, 'POST', '/suppressions', { email: suppressed.email });
     assert.equal(res.statusCode, 201, res.body);
+    // Applying elsewhere after the suppression is their own act, but it does not put them in the pool.
+    const after = await applyCv(s.api, otherRole.id, backend[10] as PoolCvDescription, suppressed.email);
     await settle();
     const ids = (await matchesOf(s.api, job.id)).map((m) => m.candidateId);
+    assert.ok(!ids.includes(after.candidateId), 'a suppressed address applying elsewhere is not matched');
     assert.ok(ids.includes(kept.candidateId));
     assert.ok(ids.includes(earlier.candidateId), 'an applicant to another role is matched');
     assert.ok(!ids.includes(applicant.candidateId), 'an applicant is not a match');

@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { adNotManagedForMatches, badRequest, notFound } from '../errors.ts';
+import { candidateRepository } from '../intake/candidate-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
 import { type ManagedRoleRow, type SubjectKind, matchRepository } from './match-repository.ts';
@@ -23,9 +24,14 @@ const candidateTerms = (profile: CandidateProfile) => [
   ...profile.skills,
   ...new Set(profile.titles.flat().map((concept) => `t:${concept}`)),
 ];
+/**
+ * What a candidate must share with the role to be scored at all. A match needs one of the role's
+ * required skills (its nice-to-have ones when it requires none) or a similar title (rank.ts,
+ * hasEvidence), so nothing else widens the pre-selection.
+ */
 const roleTerms = (role: RoleProfile) => [
   ...role.required.map((skill) => skill.key),
-  ...role.nice.map((skill) => skill.key),
+  ...(role.required.length === 0 ? role.nice.map((skill) => skill.key) : []),
   ...role.concepts.map((concept) => `t:${concept}`),
 ];
 
@@ -68,12 +74,15 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
      */
     async profileBuilt(trx: Db, subject: BuiltSubject, document: unknown): Promise<void> {
       const now = clock.now();
+      const emailKey = subject.email ? subject.email.trim().toLowerCase() : null;
+      // Suppressed people are never matched: an application sent after a suppression has no profile.
+      if (emailKey && (await candidateRepository.isSuppressed(trx, emailKey))) return;
       const { words, ...profile } = candidateProfile(document, now);
       await matchRepository.upsertProfile(trx, {
         subject_kind: subject.kind,
         subject_id: subject.id,
         account_id: subject.accountId,
-        email_key: subject.email ? subject.email.trim().toLowerCase() : null,
+        email_key: emailKey,
         profile,
         terms: candidateTerms(profile),
         words: words ?? [],

@@ -148,10 +148,13 @@ export function scoreCandidate(
 
 /**
  * A match needs a reason of substance, not only a fitting place and experience: one of the role's
- * required skills, or a title like the role's.
+ * required skills (its nice-to-have ones when it requires none), or a title like the role's. The
+ * generation's pre-selection (match-service.ts, roleTerms) relies on exactly this rule.
  */
-function hasEvidence(role: RoleProfile, components: Record<Component, number>): boolean {
-  return role.required.length === 0 || components.required > 0 || components.title >= 0.5;
+export function hasEvidence(role: RoleProfile, components: Record<Component, number>): boolean {
+  if (components.title >= 0.5) return true;
+  if (role.required.length > 0) return components.required > 0;
+  return role.nice.length > 0 && components.nice > 0;
 }
 
 /**
