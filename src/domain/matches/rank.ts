@@ -5,12 +5,14 @@
 import type { CandidateProfile, RoleProfile } from './profile.ts';
 import { titleSimilarity } from './titles.ts';
 
+// Tuned once on the tuned roles of the labelled set (location up from 0.15, title and required
+// down from 0.25 and 0.35); the held-out roles were measured after, never tuned on.
 export const WEIGHTS = {
-  required: 0.35,
+  required: 0.3,
   nice: 0.1,
-  title: 0.25,
+  title: 0.2,
   experience: 0.1,
-  location: 0.15,
+  location: 0.25,
   text: 0.05,
 } as const;
 export type Component = keyof typeof WEIGHTS;
