@@ -29,6 +29,8 @@ export interface Config {
   readonly logLevel: string;
   /** On SIGTERM/SIGINT: how long in-flight requests and tasks get before the process exits (0). */
   readonly shutdownGraceMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may use http and private addresses (development, tests). */
+  readonly webhooks: { readonly allowPrivate: boolean };
 }
 
 export class ConfigError extends Error {
@@ -159,5 +161,13 @@ export function parseConfig(env: Env = process.env): Config {
     }),
     logLevel,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 1_000, 600_000),
+    webhooks: Object.freeze({ allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE') }),
   });
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = text(env, name);
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }

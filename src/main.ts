@@ -50,8 +50,12 @@ async function main(): Promise<void> {
     handlers: runtime.services.taskHandlers,
     log: app.log.child({ component: 'worker' }),
   });
+  const webhookDeliveries = runtime.services.webhookDispatcher({
+    log: app.log.child({ component: 'webhooks' }),
+  });
   if (config.role !== 'api') {
     worker.start();
+    webhookDeliveries.start();
     const sweep = async () => {
       try {
         const swept = await runtime.services.maintenance();
@@ -97,12 +101,14 @@ async function main(): Promise<void> {
     // connection is answered 503); requests already running finish, the worker's tasks too.
     const closing = app.close();
     const stoppingWorker = worker.stop(deadline - reserve - Date.now());
+    const stoppingDeliveries = webhookDeliveries.stop();
     if (!(await within(closing, deadline - reserve - Date.now()))) {
       app.log.warn('shutdown: requests still running at the end of the grace are cut off');
       app.server.closeAllConnections();
       await within(closing, 200);
     }
     await within(stoppingWorker, deadline - Date.now() - reserve / 2);
+    await within(stoppingDeliveries, deadline - Date.now() - reserve / 2);
     await within(runtime.services.idempotency.stop(), 200);
     await within(runtime.close(), deadline - Date.now() - 100);
     clearTimeout(force);

@@ -87,6 +87,8 @@ export async function startApp(
     applyPage?: AppOptions['applyPage'];
     /** Whose X-Forwarded-For to believe (TRUST_PROXY as parsed). */
     trustProxy?: AppOptions['trustProxy'];
+    /** Webhook delivery: private addresses allowed, and a resolver in place of DNS. */
+    webhooks?: { allowPrivate: boolean; resolve?: import('../src/webhooks/sender.ts').Resolver };
   } = {},
 ): Promise<TestContext> {
   const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
@@ -110,6 +112,7 @@ export async function startApp(
     mailer,
     build: buildVirtualCv as VirtualCvBuilder,
     stagedTtlSeconds: options.stagedTtlSeconds ?? 2_592_000,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const services = options.wrapServices ? options.wrapServices(created) : created;
   const app = await buildApp({

@@ -253,7 +253,106 @@ export interface ScreeningsTable {
   cancelled_at: NullableTimestamp;
 }
 
+export interface EventsTable {
+  seq: ColumnType<string, never, never>;
+  id: string;
+  account_id: string;
+  type: string;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  dedupe_key: string | null;
+  txid: ColumnType<string, never, never>;
+  created_at: Timestamp;
+}
+
+export interface EventSweepsTable {
+  name: string;
+  position_at: Timestamp;
+  position_id: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  types: string[] | null;
+  secret: string;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  account_id: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ConsoleUsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: 'admin' | 'recruiter' | 'billing_admin';
+  password_hash: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  at: Timestamp;
+}
+
+export interface ConsoleInvitationsTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface ConsoleAuditTable {
+  id: string;
+  account_id: string;
+  actor_kind: 'user' | 'operator';
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target: string | null;
+  detail: ColumnType<Record<string, unknown>, string, string>;
+  at: Timestamp;
+  /** Write order (an identity column). */
+  seq: Generated<string>;
+}
+
 export interface Database extends MatchTables {
+  events: EventsTable;
+  event_sweeps: EventSweepsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  console_users: ConsoleUsersTable;
+  console_invitations: ConsoleInvitationsTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;

@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A /v1 route: an API key is required, holding this scope. */
     scope?: Scope;
+    /** A /v1 route open to a key holding any one of these scopes (what it sees depends on which). */
+    anyScope?: readonly Scope[];
     /** Counted against the key's per-minute limit; every keyed route but screening is. */
     rateLimited?: boolean;
     /** POST routes that honour Idempotency-Key. */

@@ -47,13 +47,18 @@ export const applicationRepository = {
   },
 
   /** processing → claimed for an application that stands on the person's own account CV. */
-  async markStandingOnAccount(db: Db, id: string, at: Date): Promise<void> {
-    await db
+  async markStandingOnAccount(
+    db: Db,
+    id: string,
+    at: Date,
+  ): Promise<Pick<ApplicationRow, 'id' | 'account_id' | 'job_id'> | undefined> {
+    return db
       .updateTable('applications')
       .set({ cv_status: 'claimed', claimed_at: at, updated_at: at })
       .where('id', '=', id)
       .where('cv_status', '=', 'processing')
-      .execute();
+      .returning(['id', 'account_id', 'job_id'])
+      .executeTakeFirst();
   },
 
   async countSince(

@@ -20,6 +20,7 @@ import { emailKey, utcDay } from './day-window.ts';
 import type { UploadService } from './upload-service.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { candidateRepository } from './candidate-repository.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
 export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
@@ -40,8 +41,9 @@ export function createApplicationService(deps: {
   clock: Clock;
   uploads: UploadService;
   queue: TaskQueue;
+  events: EventRecorder;
 }) {
-  const { db, clock, uploads, queue } = deps;
+  const { db, clock, uploads, queue, events } = deps;
 
   /** (1) the account's job, and published. */
   async function openJob(trx: Db, accountId: string, jobId: string, now: Date) {
@@ -178,6 +180,15 @@ export function createApplicationService(deps: {
             { key: `build-cv:application:${id}` },
           );
         }
+        await events.record(trx, accountId, {
+          type: 'application.received',
+          data: {
+            applicationId: id,
+            jobId,
+            status: 'received',
+            cvStatus: 'processing',
+          },
+        });
         const answer: ApplicationCreated = {
           applicationId: id,
           candidateId: id,
@@ -211,7 +222,14 @@ export function createApplicationService(deps: {
 
     /** Task: an application of a person who holds an account is `claimed` (processing → claimed). */
     async standOnAccountCv(applicationId: string): Promise<void> {
-      await applicationRepository.markStandingOnAccount(db, applicationId, clock.now());
+      await db.transaction().execute(async (trx) => {
+        const moved = await applicationRepository.markStandingOnAccount(trx, applicationId, clock.now());
+        if (!moved) return;
+        await events.record(trx, moved.account_id, {
+          type: 'application.cv_status_changed',
+          data: { applicationId: moved.id, jobId: moved.job_id, status: 'received', cvStatus: 'claimed' },
+        });
+      });
     },
 
     async status(accountId: string, applicationId: string): Promise<ApplicationStatus> {
