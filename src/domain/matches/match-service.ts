@@ -47,8 +47,7 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
   const { db, clock, queue } = deps;
 
   /** The role's state that generation depends on: its words, its cap, and the account's pool. */
-  async function fingerprint(role: ManagedRoleRow): Promise<string> {
-    const pool = await matchRepository.poolState(db, role.account_id);
+  function fingerprint(role: ManagedRoleRow, pool: string): string {
     return createHash('sha256')
       .update(JSON.stringify([role.content, role.max_matches, role.managed_since.toISOString(), pool]))
       .digest('base64url')
@@ -56,9 +55,15 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
   }
 
   async function enqueueFor(roles: ManagedRoleRow[]): Promise<number> {
+    const pools = new Map<string, string>();
     let queued = 0;
     for (const role of roles) {
-      const key = `generate-matches:${role.id}:${await fingerprint(role)}`;
+      let pool = pools.get(role.account_id);
+      if (pool === undefined) {
+        pool = await matchRepository.poolState(db, role.account_id);
+        pools.set(role.account_id, pool);
+      }
+      const key = `generate-matches:${role.id}:${fingerprint(role, pool)}`;
       if (
         await queue.enqueue(db, 'generate-matches', { accountId: role.account_id, jobId: role.id }, { key })
       )
