@@ -256,6 +256,21 @@ describe('exclusions and isolation', () => {
     assert.deepEqual(theirIds, [theirs.candidateId]);
   });
 
+  test('a match who then applies to the role is an applicant, no longer a match', async () => {
+    const s = await account();
+    const person = await importCv(s.api, backend[4] as PoolCvDescription);
+    const job = await managedRole(s);
+    await settle();
+    assert.deepEqual(
+      (await matchesOf(s.api, job.id)).map((m) => m.candidateId),
+      [person.candidateId],
+    );
+    await applyCv(s.api, job.id, backend[4] as PoolCvDescription, person.email);
+    assert.deepEqual(await matchesOf(s.api, job.id), [], 'hidden at once, before any task runs');
+    await settle();
+    assert.deepEqual(await matchesOf(s.api, job.id), []);
+  });
+
   test('404 for another account’s job and a draft, 409 ad_not_managed, 403 without the screening scope', async () => {
     const s = await account();
     const other = await account();
