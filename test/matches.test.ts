@@ -149,6 +149,15 @@ describe('generation and the cap', () => {
       ]);
     }
     assert.ok(!matches.some((m) => m.candidateId === chef.candidateId));
+    // Each match is a match.created event in the feed, with ids only.
+    const feed = await s.api.get('/v1/events?types=match.created&limit=100');
+    assert.equal(feed.statusCode, 200, feed.body);
+    const created = (feed.json().events as { type: string; data: Record<string, unknown> }[]).map(
+      (e) => e.data,
+    );
+    assert.deepEqual(created.map((d) => d.matchId).sort(), matches.map((m) => m.matchId).sort());
+    for (const data of created)
+      assert.deepEqual(Object.keys(data).sort(), ['candidateId', 'jobId', 'matchId']);
     const body = JSON.stringify(matches);
     for (const cv of backend.slice(0, 3)) assert.ok(!body.includes(cv.name), 'no name in a match');
     for (const p of imported) assert.ok(!body.includes(p.email), 'no address in a match');

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import { adNotManagedForMatches, badRequest, notFound } from '../errors.ts';
 import { candidateRepository } from '../intake/candidate-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
@@ -43,7 +44,7 @@ export interface BuiltSubject {
   email: string | null;
 }
 
-export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueue }) {
+export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueue; events?: EventRecorder }) {
   const { db, clock, queue } = deps;
 
   /** The role's state that generation depends on: its words, its cap, and the account's pool. */
@@ -208,7 +209,14 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
           filled: chosen.length >= room,
           ran_at: now,
         });
-        return inserted;
+        // match.created in the same transaction: ids only, never anything of the person.
+        for (const match of inserted) {
+          await deps.events?.record(trx, accountId, {
+            type: 'match.created',
+            data: { matchId: match.id, jobId, candidateId: match.candidate_id },
+          });
+        }
+        return inserted.length;
       });
     },
 
