@@ -22,6 +22,7 @@ import {
   unique,
   uploadPdf,
 } from './harness.ts';
+import { signedIn } from './console-web-client.ts';
 import pool from './fixtures/matches/pool.json' with { type: 'json' };
 import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-cv.ts';
 
@@ -310,6 +311,26 @@ describe('exclusions and isolation', () => {
 });
 
 describe('paging, erasure and screening a match', () => {
+  test('the console Matches page lists them best first with their reasons, escaped', async () => {
+    const s = await account();
+    for (const cv of backend.slice(5, 7)) await importCv(s.api, cv);
+    const job = await managedRole(s, {
+      skills: [...ROLE.skills, { name: '<b>Go</b> & co', level: 'required' }],
+    });
+    await settle();
+    const matches = await matchesOf(s.api, job.id);
+    assert.equal(matches.length, 2);
+    const recruiter = await signedIn(ctx.app, s.account.id, 'recruiter');
+    const page = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
+    assert.equal(page.statusCode, 200);
+    const first = page.body.indexOf((matches[0] as MatchBody).candidateId);
+    const second = page.body.indexOf((matches[1] as MatchBody).candidateId);
+    assert.ok(first > 0 && second > first, 'best first');
+    assert.ok(page.body.includes('<li>required skill: PostgreSQL</li>'));
+    assert.ok(!page.body.includes('<b>Go</b>'), 'the role’s words are escaped');
+    assert.ok(page.body.includes('missing required skill: &lt;b&gt;Go&lt;/b&gt; &amp; co'));
+  });
+
   test('cursor paging walks every match once, best first', async () => {
     const s = await account();
     for (const cv of backend.slice(0, 5)) await importCv(s.api, cv);

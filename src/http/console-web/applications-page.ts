@@ -80,12 +80,32 @@ export function registerApplicationsPage(app: App, deps: WebDeps): void {
           body: '<p>Job was not found.</p>',
           status: 404,
         });
-      // The matching service (issue 19) is not part of this build yet: the page says so.
-      const body = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p><p>No matches yet — ${
-        job.managed
-          ? 'suggested candidates appear here once matching has run for this managed ad.'
-          : 'matches are made for managed ads; manage the ad first.'
-      }</p>`;
+      const back = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>`;
+      if (!job.managed) {
+        const body = `${back}<p>No matches: matches are made for managed ads; manage the ad first.</p>`;
+        return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
+      }
+      const { cursor } = request.query as { cursor?: string };
+      const found = await deps.services.matches.list(session.accountId, jobId, {
+        limit: 50,
+        ...(typeof cursor === 'string' && cursor.length <= 200 ? { cursor } : {}),
+      });
+      const rows = found.matches
+        .map(
+          (m) => `<tr><td>${Math.round(m.score * 100)}%</td><td><code>${e(m.candidateId)}</code></td>
+<td><ul>${m.reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul></td><td>${e(m.createdAt.slice(0, 10))}</td></tr>`,
+        )
+        .join('');
+      const body =
+        found.matches.length === 0
+          ? `${back}<p>No matches yet — suggested candidates appear here once matching has run for this managed ad.</p>`
+          : `${back}<p>Best first. Invite a match from the Screening page with its candidate id; contacting someone who did not apply counts against the weekly limit.</p>
+<table><caption>Candidate matches</caption><thead><tr><th scope="col">Score</th><th scope="col">Candidate</th><th scope="col">Reasons</th><th scope="col">Matched on</th></tr></thead>
+<tbody>${rows}</tbody></table>${
+              found.nextCursor
+                ? `<p><a href="/console/jobs/${e(jobId)}/matches?cursor=${encodeURIComponent(found.nextCursor)}">More matches</a></p>`
+                : ''
+            }`;
       return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
     }),
   );
