@@ -6,13 +6,21 @@ import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
+import type { ApplyTunables } from './http/pages/apply/challenge.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
 import type { App } from './http/types.ts';
-import { registerErrorHandling, renderError } from './plugins/error-handler.ts';
+import {
+  MAX_PARAM_LENGTH,
+  registerErrorHandling,
+  renderError,
+  renderFrameworkError,
+} from './plugins/error-handler.ts';
+import { registerFaultMetrics, watchRateLimitStore } from './plugins/fault-errors.ts';
 import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -33,6 +41,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Requests without a valid credential one client address may send a minute (the guard's default otherwise). */
   authFailuresPerMinute?: number;
+  /** The hosted apply page's abuse limits (challenge.ts's defaults otherwise). */
+  applyPage?: Partial<ApplyTunables>;
 }
 
 export const MAX_HEADER_BYTES = 16_384;
@@ -76,7 +86,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     requestIdHeader: false,
     return503OnClosing: true,
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: false },
+    frameworkErrors: renderFrameworkError,
     // The socket-level refusals Node answers before Fastify sees a request: keep the error body.
     clientErrorHandler(error, socket) {
       if (!socket.writable) return;
@@ -95,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   const { strict, lenient } = validators();
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart !== 'body') return lenient.compile(schema);
@@ -127,6 +139,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.logger) registerRequestLog(app);
 
   const registry = registerMetrics(app);
+  const faultMetrics = registerFaultMetrics(app, registry);
+  watchRateLimitStore(app, options.rateLimits, faultMetrics);
   await registerOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {
     keys: options.services.keys,
@@ -141,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const storeRefusal = registerIdempotency(app, options.services.idempotency);
   registerErrorHandling(app, storeRefusal);
 
-  registerProbes(app, options.services, registry);
+  registerProbes(app, options.services, registry, options.rateLimits);
   if (options.files.kind === 'local') {
     registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
   }
@@ -150,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     rateLimits: options.rateLimits,
     clock: options.clock,
     secureCookies: options.publicBaseUrl.startsWith('https://'),
+    ...(options.applyPage ? { tunables: options.applyPage } : {}),
   });
   await app.ready();
   return app;

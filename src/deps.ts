@@ -9,6 +9,7 @@ import { createApplicationService } from './domain/intake/application-service.ts
 import { createCandidateService } from './domain/intake/candidate-service.ts';
 import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
+import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';
@@ -70,16 +71,19 @@ export function createServices(deps: ServiceDeps) {
     events,
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
+  const applications = createApplicationService({ db, clock, uploads, queue, events });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
     'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
     'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
+    'stand-on-account-cv': (p) => applications.standOnAccountCv(p.applicationId),
   };
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
-    applications: createApplicationService({ db, clock, uploads, queue, events }),
+    applications,
+    hostedApply: createHostedApplyService({ clock, uploads, applications }),
     candidates: createCandidateService({ db, clock, uploads, files, queue }),
     keys: createKeyService({ db, clock }),
     idempotency,

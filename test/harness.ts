@@ -83,6 +83,10 @@ export async function startApp(
     publicBaseUrl?: string;
     /** The guard's budget of requests without a valid credential per client address and minute. */
     authFailuresPerMinute?: number;
+    /** The hosted apply page's abuse limits. */
+    applyPage?: AppOptions['applyPage'];
+    /** Whose X-Forwarded-For to believe (TRUST_PROXY as parsed). */
+    trustProxy?: AppOptions['trustProxy'];
     /** Webhook delivery: private addresses allowed, and a resolver in place of DNS. */
     webhooks?: { allowPrivate: boolean; resolve?: import('../src/webhooks/sender.ts').Resolver };
   } = {},
@@ -122,6 +126,8 @@ export async function startApp(
     ...(options.authFailuresPerMinute === undefined
       ? {}
       : { authFailuresPerMinute: options.authFailuresPerMinute }),
+    ...(options.applyPage ? { applyPage: options.applyPage } : {}),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
   const worker = createWorker({
     db: handle.db,

@@ -20,6 +20,8 @@ export interface AccountsTable {
   managed_ad_slots: Generated<number>;
   included_screenings_per_managed_ad: Generated<number>;
   monthly_overage_cap_cents: Generated<number>;
+  hosted_daily_applications: Generated<number>;
+  hosted_job_daily_applications: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -51,6 +53,14 @@ export interface IdempotencyRecordsTable {
   response_body: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** "<instance id> <claim token>" of the process holding an unfinished claim (migration 040). */
+  owner: string | null;
+}
+
+/** Heartbeats of the running service processes (migration 040). */
+export interface ServiceInstancesTable {
+  id: string;
+  seen_at: Timestamp;
 }
 
 export interface JobsTable {
@@ -82,6 +92,10 @@ export interface UploadsTable {
   expires_at: Timestamp;
   received_at: NullableTimestamp;
   used_at: NullableTimestamp;
+  /** Made through the hosted apply page (its own quotas and a lifetime of minutes). */
+  hosted: boolean;
+  /** The client-address bucket a hosted upload came from; null for the API's. */
+  client_bucket: string | null;
 }
 
 export interface ApplicationsTable {
@@ -100,6 +114,8 @@ export interface ApplicationsTable {
   consent_version: string;
   consent_locale: string;
   consent_text: string | null;
+  /** The hosted page's socket address, beside the receipt's derived one; internal only. */
+  consent_socket_address: ColumnType<string | null, string | null | undefined, string | null>;
   lawful_basis: NullableJson<Record<string, unknown>>;
   source: string;
   blob_key: string | null;
@@ -311,4 +327,5 @@ export interface Database {
   company_address_history: CompanyAddressHistoryTable;
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
+  service_instances: ServiceInstancesTable;
 }

@@ -1,4 +1,4 @@
-import type { RecordKey } from '../domain/idempotency/idempotency-repository.ts';
+import type { ClaimedRecord } from '../domain/idempotency/idempotency-repository.ts';
 import type { Principal } from '../domain/keys/key-service.ts';
 import type { Scope } from '../domain/keys/scopes.ts';
 
@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
-    idempotencyRecord: RecordKey | null;
+    idempotencyRecord: ClaimedRecord | null;
     idempotencySettled: boolean;
   }
 }
