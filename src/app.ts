@@ -7,6 +7,7 @@ import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
 import type { ApplyTunables } from './http/pages/apply/challenge.ts';
+import { registerConsoleWeb } from './http/console-web/index.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
@@ -23,7 +24,7 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
+import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
 import { newId } from './lib/ids.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
@@ -142,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const faultMetrics = registerFaultMetrics(app, registry);
   watchRateLimitStore(app, options.rateLimits, faultMetrics);
   await registerOpenApi(app, options.publicBaseUrl);
+  await registerConsoleOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {
     keys: options.services.keys,
     rateLimits: options.rateLimits,
@@ -165,6 +167,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock: options.clock,
     secureCookies: options.publicBaseUrl.startsWith('https://'),
     ...(options.applyPage ? { tunables: options.applyPage } : {}),
+  });
+  registerConsoleWeb(app, options.services, {
+    rateLimits: options.rateLimits,
+    clock: options.clock,
+    secureCookies: options.publicBaseUrl.startsWith('https://'),
   });
   await app.ready();
   return app;

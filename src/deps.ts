@@ -27,11 +27,14 @@ import { createTaskQueue } from './tasks/queue.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { taskRepository } from './tasks/task-repository.ts';
+import { createMatchService } from './domain/matches/match-service.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
 import { createEventLog } from './domain/events/event-log.ts';
 import { createWebhookService } from './domain/events/webhook-service.ts';
 import { type DispatcherLog, createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
 import { type Resolver, createWebhookSender } from './webhooks/sender.ts';
+import { createAuditService } from './domain/console-users/audit-service.ts';
+import { createConsoleUserService } from './domain/console-users/user-service.ts';
 
 export interface ServiceDeps {
   handle: DbHandle;
@@ -58,6 +61,7 @@ export function createServices(deps: ServiceDeps) {
   const idempotency = createIdempotencyService({ db, clock });
   const events = createEventLog({ db, clock });
   const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
+  const matches = createMatchService({ db, clock, queue });
   const cv = createCvService({
     db,
     clock,
@@ -69,22 +73,31 @@ export function createServices(deps: ServiceDeps) {
     publicBaseUrl,
     stagedTtlSeconds: deps.stagedTtlSeconds,
     events,
+    matches,
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
   const applications = createApplicationService({ db, clock, uploads, queue, events });
+  const audit = createAuditService({ db, clock });
+  const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
     'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
     'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
     'stand-on-account-cv': (p) => applications.standOnAccountCv(p.applicationId),
+    'generate-matches': async (p) => {
+      await matches.generate(p.accountId, p.jobId);
+    },
+    'refresh-matches': async (p) => {
+      await matches.refresh(p.accountId);
+    },
   };
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
     applications,
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
-    candidates: createCandidateService({ db, clock, uploads, files, queue }),
+    candidates: createCandidateService({ db, clock, uploads, files, queue, matches }),
     keys: createKeyService({ db, clock }),
     idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
@@ -94,6 +107,7 @@ export function createServices(deps: ServiceDeps) {
     cv,
     screening,
     taskHandlers,
+    matches,
     tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
@@ -119,12 +133,16 @@ export function createServices(deps: ServiceDeps) {
         },
       };
     },
+    audit,
+    consoleUsers,
     /** Retention and housekeeping; safe to run on several workers at once. */
     async maintenance() {
       return {
         idempotencyRecords: await idempotency.sweep(),
         uploads: await uploads.sweep(),
         stagedCvs: await cv.expireStaged(),
+        // Edits of a managed role's words or cap, and roles newly managed, queue their generation.
+        matchGenerations: await matches.refresh(null),
         finishedTasks: await taskRepository.deleteFinished(
           db,
           new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),
@@ -132,6 +150,7 @@ export function createServices(deps: ServiceDeps) {
         expiredJobEvents: await events.sweepExpiredJobs(),
         oldEvents: await events.sweepOld(),
         finishedDeliveries: await webhooks.sweepFinished(),
+        consoleSessions: await consoleUsers.sweepSessions(),
       };
     },
   };
@@ -176,7 +195,7 @@ export async function createRuntime(
   await migrate(handle);
   const rateLimits = config.redisUrl ? redisStore(config.redisUrl) : memoryStore();
   const { token, source } = resolveConsoleToken(config);
-  const files = createBlobStore(config, {
+  const files = await createBlobStore(config, {
     publicBaseUrl: config.http.publicBaseUrl,
     dataDir: config.dataDir,
     clock,

@@ -15,9 +15,9 @@ import {
   createBlobStore,
   LocalBlobStore,
   loadOrCreateSigningSecret,
-  S3BlobStore,
   UploadRefusedError,
 } from '../src/blob-store/index.ts';
+import { S3BlobStore } from '../src/blob-store/s3-store.ts';
 import { registerLocalUploadRoute, type UploadReceiver } from '../src/http/uploads/receive-upload.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { newId } from '../src/lib/ids.ts';
@@ -580,11 +580,11 @@ describe('S3 blob store (against s3rver)', () => {
       s3: { bucket: BUCKET, endpoint, region: 'us-east-1', accessKeyId: S3_KEY, secretAccessKey: S3_SECRET },
     };
     const dataDir = path.join(root, 'data');
-    const fromS3 = createBlobStore(s3Config, { publicBaseUrl: PUBLIC_BASE_URL, dataDir });
+    const fromS3 = await createBlobStore(s3Config, { publicBaseUrl: PUBLIC_BASE_URL, dataDir });
     assert.equal(fromS3.kind, 's3');
     assert.ok(fromS3 instanceof S3BlobStore);
     await fromS3.close();
-    const local = createBlobStore({ s3: null }, { publicBaseUrl: PUBLIC_BASE_URL, dataDir });
+    const local = await createBlobStore({ s3: null }, { publicBaseUrl: PUBLIC_BASE_URL, dataDir });
     assert.equal(local.kind, 'local');
     assert.ok(local instanceof LocalBlobStore);
     assert.ok(fs.existsSync(path.join(dataDir, 'upload-signing-key')));

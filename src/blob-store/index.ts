@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { LocalBlobStore, loadOrCreateSigningSecret } from './local-store.ts';
-import { S3BlobStore } from './s3-store.ts';
+import type { S3BlobStore } from './s3-store.ts';
 
 export {
   assertValidKey,
@@ -18,18 +18,23 @@ export {
   loadOrCreateSigningSecret,
   type UploadQuery,
 } from './local-store.ts';
-export { S3BlobStore, type S3BlobStoreOptions } from './s3-store.ts';
+// The S3 store is imported only when S3 is configured: the AWS SDK costs start-up time and memory
+// that a service on local disk never needs. Import it from './s3-store.ts' directly.
+export type { S3BlobStore, S3BlobStoreOptions } from './s3-store.ts';
 
 /** Narrows on `kind`: only the local store receives PUTs itself (src/http/uploads/receive-upload.ts). */
 export type ConfiguredBlobStore = LocalBlobStore | S3BlobStore;
 
 /** The S3-compatible store when S3_BUCKET is set, else files under DATA_DIR/blobs. */
-export function createBlobStore(
+export async function createBlobStore(
   config: Pick<Config, 's3'>,
   options: { publicBaseUrl: string; dataDir: string; clock?: Clock },
-): ConfiguredBlobStore {
+): Promise<ConfiguredBlobStore> {
   const clock = options.clock === undefined ? {} : { clock: options.clock };
-  if (config.s3 !== null) return new S3BlobStore({ ...config.s3, ...clock });
+  if (config.s3 !== null) {
+    const { S3BlobStore } = await import('./s3-store.ts');
+    return new S3BlobStore({ ...config.s3, ...clock });
+  }
   return new LocalBlobStore({
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,

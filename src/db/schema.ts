@@ -292,6 +292,16 @@ export interface WebhookDeliveriesTable {
   updated_at: Timestamp;
 }
 
+export interface ConsoleUsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: 'admin' | 'recruiter' | 'billing_admin';
+  password_hash: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WebhookAttemptsTable {
   id: string;
   delivery_id: string;
@@ -303,12 +313,46 @@ export interface WebhookAttemptsTable {
   at: Timestamp;
 }
 
-export interface Database {
+export interface ConsoleInvitationsTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface ConsoleAuditTable {
+  id: string;
+  account_id: string;
+  actor_kind: 'user' | 'operator';
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target: string | null;
+  detail: ColumnType<Record<string, unknown>, string, string>;
+  at: Timestamp;
+  /** Write order (an identity column). */
+  seq: Generated<string>;
+}
+
+export interface Database extends MatchTables {
   events: EventsTable;
   event_sweeps: EventSweepsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  console_users: ConsoleUsersTable;
+  console_invitations: ConsoleInvitationsTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;
@@ -328,4 +372,44 @@ export interface Database {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
   service_instances: ServiceInstancesTable;
+}
+
+export interface MatchProfilesTable {
+  subject_kind: 'application' | 'candidate';
+  subject_id: string;
+  account_id: string;
+  email_key: string | null;
+  profile: ColumnType<unknown, string, string>;
+  terms: string[];
+  words: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MatchRunsTable {
+  job_id: string;
+  words_hash: string;
+  max_matches: number | null;
+  managed_since: Timestamp;
+  scored_until: Timestamp;
+  filled: boolean;
+  ran_at: Timestamp;
+}
+
+export interface MatchesTable {
+  id: string;
+  account_id: string;
+  job_id: string;
+  candidate_kind: 'application' | 'candidate';
+  candidate_id: string;
+  person_key: string;
+  score: number;
+  reasons: ColumnType<string[], string, string>;
+  created_at: Timestamp;
+}
+
+export interface MatchTables {
+  match_profiles: MatchProfilesTable;
+  matches: MatchesTable;
+  match_runs: MatchRunsTable;
 }

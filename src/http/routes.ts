@@ -23,6 +23,10 @@ import {
   updateTemplate,
 } from './console/screening/screening-routes.ts';
 import type { Route } from './types.ts';
+import { inviteUser } from './console/users/invite-user.ts';
+import { listUsers } from './console/users/list-users.ts';
+import { removeUser } from './console/users/remove-user.ts';
+import { listAudit } from './console/audit/list-audit.ts';
 import { triggerScreening } from './v1/screening/trigger-screening.ts';
 import { createApplication } from './v1/applications/create-application.ts';
 import { createCandidate } from './v1/applications/create-candidate.ts';
@@ -43,6 +47,8 @@ import {
   listWebhooks,
   retryDelivery,
 } from './console/webhooks/webhook-routes.ts';
+import { listMatches } from './v1/jobs/list-matches.ts';
+import { consoleListMatches } from './console/matches/list-matches.ts';
 
 /** Every route of the service, public and console. */
 export const routes: Route[] = [
@@ -88,4 +94,10 @@ export const routes: Route[] = [
   deleteWebhook,
   listDeliveries,
   retryDelivery,
+  listMatches,
+  consoleListMatches,
+  inviteUser,
+  listUsers,
+  removeUser,
+  listAudit,
 ];

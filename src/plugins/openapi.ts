@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { type TObject, type TSchema, Type } from 'typebox';
 import {
   documentedErrors,
   ERROR_CODES,
@@ -10,6 +11,7 @@ import {
 } from '../contract/errors.ts';
 import { AuthoredJob, Job } from '../contract/job.ts';
 import { EVENT_SCHEMAS, Event, eventWebhooks } from '../contract/events.ts';
+import { refineDocument } from './openapi-document.ts';
 
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
   app.addSchema(ErrorBody);
@@ -27,6 +29,7 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
         description:
           "Read and write an account's job advertisements, receive applications and candidates from the employer's own page, and invite candidates to an automated screening. Every error body is `{ error: { code, message, requestId, ...extra } }`. An Idempotency-Key reused with a different body answers 409 `conflict` (the IETF draft suggests 422; this API keeps 409).",
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        contact: apiContact(publicBaseUrl),
       },
       servers: [{ url: publicBaseUrl }],
       tags: [
@@ -52,11 +55,13 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
     },
     // A route lists its error codes as data (`x-error-codes`); their responses are written into the
     // document only, so Fastify never compiles serializers for bodies the error renderer writes.
-    transform: ({ schema, url }) => ({ schema: withErrorResponses(schema), url }),
+    transform: ({ schema, url, route }) => ({ schema: forDocument(schema, route), url }),
     // Every code of the catalogue is registered (routes reference them by name); the document keeps
     // only those some public route can answer, so a console-only code does not show up unused.
     transformObject: (document) =>
-      'openapiObject' in document ? withoutUnusedErrors(document.openapiObject) : document.swaggerObject,
+      'openapiObject' in document
+        ? refineDocument(withoutUnusedErrors(document.openapiObject), apiContact(publicBaseUrl))
+        : document.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
@@ -64,11 +69,49 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
   });
 }
 
-function withErrorResponses<T extends object>(schema: T): T {
-  const codes = (schema as { 'x-error-codes'?: ErrorCode[] })['x-error-codes'];
-  if (!codes) return schema;
-  const { response } = schema as { response?: object };
-  return { ...schema, response: { ...response, ...documentedErrors(codes) } };
+function apiContact(publicBaseUrl: string) {
+  return { name: 'API reference and support', url: `${publicBaseUrl}/v1/reference` };
+}
+
+/** A body-less GET can be neither too large nor of the wrong type. */
+const BODY_ERRORS = new Set<ErrorCode>(['payload_too_large', 'unsupported_media_type']);
+
+interface RouteFacts {
+  method: string | string[];
+  config?: { idempotency?: 'optional' | 'required' };
+}
+
+/**
+ * A route's schema as the document shows it: the error responses of its codes, the Idempotency-Key
+ * required where the service requires it (the idempotency plugin, not the validator, answers its
+ * absence, with the spec's message), and markers the last pass reads (optional body, rate limits).
+ */
+function forDocument<T extends object>(schema: T, route: RouteFacts): T {
+  const all = (schema as { 'x-error-codes'?: ErrorCode[] })['x-error-codes'];
+  if (!all) return schema;
+  const methods = [route.method].flat();
+  const codes = methods.every((m) => m === 'GET' || m === 'HEAD')
+    ? all.filter((c) => !BODY_ERRORS.has(c))
+    : all;
+  const { response, headers, body } = schema as { response?: object; headers?: TObject; body?: TSchema };
+  const documented: Record<string, unknown> = {
+    ...schema,
+    'x-error-codes': codes,
+    response: { ...response, ...documentedErrors(codes) },
+  };
+  if (codes.includes('rate_limited')) documented['x-rate-limited'] = true;
+  if (body && (body as { '~optional'?: boolean })['~optional'] === true) documented['x-body-optional'] = true;
+  if (route.config?.idempotency === 'required' && headers) {
+    documented.headers = Type.Object(
+      Object.fromEntries(
+        Object.entries(headers.properties).map(([name, property]) => [
+          name,
+          name === 'idempotency-key' ? Type.String({ minLength: 1, maxLength: 255 }) : property,
+        ]),
+      ),
+    );
+  }
+  return documented as T;
 }
 
 function withoutUnusedErrors<T extends { components?: { schemas?: object } }>(document: T): T {
@@ -82,4 +125,70 @@ function withoutUnusedErrors<T extends { components?: { schemas?: object } }>(do
   );
   const kept = Object.fromEntries(Object.entries(schemas).filter(([id]) => !unused.has(id)));
   return { ...document, components: { ...document.components, schemas: kept } };
+}
+
+/** `POST /console/v1/accounts/:accountId/keys` → `postAccountsAccountIdKeys`. */
+function consoleOperationId(method: string, url: string): string {
+  const words = url
+    .replace('/console/v1/', '')
+    .split('/')
+    .map((part) =>
+      part
+        .replace(/^:/, '')
+        .replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()),
+    )
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words.map((w) => w.charAt(0).toUpperCase() + w.slice(1))].join('');
+}
+
+/**
+ * The console API's own document, at /console/v1/openapi.json: every /console/v1 route (they are
+ * hidden from the public one), with the console token as its security scheme.
+ */
+export async function registerConsoleOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
+  await app.register(swagger, {
+    decorator: 'consoleSwagger',
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Careers service console API',
+        version: '1.0.0',
+        description:
+          "The operator's API: accounts, keys, managed ads, screening templates and billing, people and suppressions, the mail outbox and dead-lettered tasks. Every call sends `Authorization: Bearer <console token>`; errors have the public API's body `{ error: { code, message, requestId, ...extra } }`.",
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        contact: apiContact(publicBaseUrl),
+      },
+      servers: [{ url: publicBaseUrl }],
+      tags: [{ name: 'console', description: 'Operator routes' }],
+      components: {
+        securitySchemes: {
+          consoleToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Authorization: Bearer <console token>',
+          },
+        },
+      },
+      security: [{ consoleToken: [] }],
+    },
+    transform: ({ schema, url, route }) => {
+      const shown = url.startsWith('/console/v1/') && url !== '/console/v1/openapi.json';
+      if (!shown) return { schema: { ...schema, hide: true }, url };
+      const method = [route.method].flat()[0] ?? 'GET';
+      return {
+        schema: {
+          ...schema,
+          hide: false,
+          tags: ['console'],
+          operationId:
+            (schema as { operationId?: string } | undefined)?.operationId ?? consoleOperationId(method, url),
+        },
+        url,
+      };
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
+  });
 }

@@ -17,6 +17,16 @@ export type VirtualCvBuilder = (
   prior: { name?: string; email?: string; locale?: ConsentLocale },
 ) => unknown;
 
+/** Matching's side of a CV's life (issue 19): a profile when built, nothing once erased. */
+export interface CvMatchPort {
+  profileBuilt(
+    trx: Db,
+    subject: { kind: SubjectKind; id: string; accountId: string; email: string | null },
+    document: unknown,
+  ): Promise<void>;
+  erase(trx: Db, kind: SubjectKind, id: string): Promise<void>;
+}
+
 export type LinkState =
   | {
       kind: 'open';
@@ -44,6 +54,7 @@ export function createCvService(deps: {
   publicBaseUrl: string;
   stagedTtlSeconds: number;
   events: EventRecorder;
+  matches?: CvMatchPort;
 }) {
   const { db, clock, files, inspector, mailer, queue, events } = deps;
 
@@ -96,6 +107,7 @@ export function createCvService(deps: {
     const { kind, id, blobKey } = subject;
     const erased = await db.transaction().execute(async (trx) => {
       if (!(await cvRepository.erasePersonal(trx, kind, id, from, clock.now()))) return false;
+      await deps.matches?.erase(trx, kind, id);
       await mailRepository.eraseFor(trx, subjectRef(kind, id));
       await cvMoved(trx, subject, 'deleted');
       return true;
@@ -146,6 +158,11 @@ export function createCvService(deps: {
         if (!(await cvRepository.moveStatus(trx, kind, id, 'processing', 'staged', now, { staged_at: now })))
           return;
         await cvMoved(trx, subject, 'staged');
+        await deps.matches?.profileBuilt(
+          trx,
+          { kind, id, accountId: subject.accountId, email: subject.email ?? null },
+          document,
+        );
         if (subject.sendClaimEmail) {
           await queue.enqueue(trx, 'send-claim-mail', { kind, id }, { key: `send-claim-mail:${kind}:${id}` });
         }
@@ -262,6 +279,17 @@ export function createCvService(deps: {
       }
       await erase(state.subject, [state.subject.cvStatus]);
       return state;
+    },
+
+    /** The virtual CV of one of the account's applications or imports, as the recruiter reads it. */
+    async virtualCvFor(
+      accountId: string,
+      kind: SubjectKind,
+      id: string,
+    ): Promise<Record<string, unknown> | null> {
+      const subject = await cvRepository.subject(db, kind, id);
+      if (!subject || subject.accountId !== accountId) return null;
+      return (await cvRepository.virtualCv(db, kind, id)) ?? null;
     },
 
     /** Retention: staged CVs not claimed within their lifetime are deleted. */

@@ -196,7 +196,12 @@ export function createJobService(deps: {
      * On a draft the words change at once. On a published, closed or expired ad they are staged
      * (the live words stay) until promoted. expiresAt and maxMatches always apply at once.
      */
-    async edit(accountId: string, jobId: string, input: JobEdit): Promise<EditResult> {
+    async edit(
+      accountId: string,
+      jobId: string,
+      input: JobEdit,
+      seal?: Seal<EditResult>,
+    ): Promise<EditResult> {
       const now = clock.now();
       const sent = pickWords(input);
       checkWords(sent);
@@ -247,7 +252,9 @@ export function createJobService(deps: {
           // Drafts are nobody's business outside the account: no event until they are published.
           if (edited && status !== 'draft') await jobEvent(trx, result, 'job.updated', now);
         }
-        return { job: view(result, acc, now), pendingRevision: result.staged !== null };
+        const edited = { job: view(result, acc, now), pendingRevision: result.staged !== null };
+        await seal?.(trx, edited);
+        return edited;
       });
     },
 
@@ -357,11 +364,19 @@ export function createJobService(deps: {
       }));
     },
 
-    async promote(accountId: string, jobId: string): Promise<EditResult> {
-      return db.transaction().execute((trx) => promoteIn(trx, accountId, jobId));
+    async promote(accountId: string, jobId: string, seal?: Seal<EditResult>): Promise<EditResult> {
+      return db.transaction().execute(async (trx) => {
+        const promoted = await promoteIn(trx, accountId, jobId);
+        await seal?.(trx, promoted);
+        return promoted;
+      });
     },
 
-    async manage(accountId: string, jobId: string): Promise<{ job: AuthoredJob; managed: true }> {
+    async manage(
+      accountId: string,
+      jobId: string,
+      seal?: Seal<{ job: AuthoredJob; managed: true }>,
+    ): Promise<{ job: AuthoredJob; managed: true }> {
       return db.transaction().execute(async (trx) => {
         // The account row lock makes the slot count and the take one step: two calls cannot share a slot.
         const acc = await account(trx, accountId, true);
@@ -375,11 +390,17 @@ export function createJobService(deps: {
           throw noSlotAvailable(acc.managed_ad_slots);
         }
         const updated = await jobRepository.update(trx, accountId, jobId, { managed_since: now });
-        return { job: view(updated, acc, now), managed: true };
+        const result = { job: view(updated, acc, now), managed: true as const };
+        await seal?.(trx, result);
+        return result;
       });
     },
 
-    async unmanage(accountId: string, jobId: string): Promise<{ job: AuthoredJob; managed: false }> {
+    async unmanage(
+      accountId: string,
+      jobId: string,
+      seal?: Seal<{ job: AuthoredJob; managed: false }>,
+    ): Promise<{ job: AuthoredJob; managed: false }> {
       return db.transaction().execute(async (trx) => {
         const acc = await account(trx, accountId);
         const row = await jobFor(trx, accountId, jobId);
@@ -388,7 +409,9 @@ export function createJobService(deps: {
           row.managed_since === null
             ? row
             : await jobRepository.update(trx, accountId, jobId, { managed_since: null });
-        return { job: view(updated, acc, now), managed: false };
+        const result = { job: view(updated, acc, now), managed: false as const };
+        if (updated !== row) await seal?.(trx, result);
+        return result;
       });
     },
   };

@@ -125,21 +125,33 @@ export function createScreeningService(deps: {
   }
 
   return {
-    async createTemplate(accountId: string, input: TemplateCreate): Promise<ScreeningTemplate> {
+    async createTemplate(
+      accountId: string,
+      input: TemplateCreate,
+      seal?: Seal<ScreeningTemplate>,
+    ): Promise<ScreeningTemplate> {
       if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
       const now = clock.now();
-      return templateView(
-        await screeningRepository.insertTemplate(db, {
-          id: newId('tpl', now),
-          account_id: accountId,
-          name: input.name,
-          price_cents: input.priceCents,
-          currency: input.currency,
-          active: input.active ?? true,
-          created_at: now,
-          updated_at: now,
-        }),
-      );
+      return db.transaction().execute(async (trx) => {
+        const template = templateView(
+          await screeningRepository.insertTemplate(trx, {
+            id: newId('tpl', now),
+            account_id: accountId,
+            name: input.name,
+            price_cents: input.priceCents,
+            currency: input.currency,
+            active: input.active ?? true,
+            created_at: now,
+            updated_at: now,
+          }),
+        );
+        await seal?.(trx, template);
+        return template;
+      });
+    },
+
+    async listTemplates(accountId: string): Promise<ScreeningTemplate[]> {
+      return (await screeningRepository.templates(db, accountId)).map(templateView);
     },
 
     async updateTemplate(

@@ -34,4 +34,7 @@ export function registerProbes(
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/console/v1/openapi.json', { schema: { hide: true } }, async () =>
+    (app as unknown as { consoleSwagger: () => unknown }).consoleSwagger(),
+  );
 }

@@ -1,0 +1,17 @@
+export {
+  type CareersClient,
+  type CareersClientOptions,
+  createCareersClient,
+  type ListJobsQuery,
+  type Locale,
+  type WriteOptions,
+} from './client.ts';
+export {
+  type ApiErrorCode,
+  type ApiErrorObject,
+  type ApiErrorOf,
+  CareersApiError,
+  CareersTransportError,
+  retryAfterSeconds,
+} from './errors.ts';
+export type * from './schema.ts';
