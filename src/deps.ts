@@ -61,7 +61,7 @@ export function createServices(deps: ServiceDeps) {
   const idempotency = createIdempotencyService({ db, clock });
   const events = createEventLog({ db, clock });
   const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
-  const matches = createMatchService({ db, clock, queue });
+  const matches = createMatchService({ db, clock, queue, events });
   const cv = createCvService({
     db,
     clock,

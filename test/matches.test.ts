@@ -152,6 +152,18 @@ describe('generation and the cap', () => {
     const body = JSON.stringify(matches);
     for (const cv of backend.slice(0, 3)) assert.ok(!body.includes(cv.name), 'no name in a match');
     for (const p of imported) assert.ok(!body.includes(p.email), 'no address in a match');
+    // Each match is also a match.created event (issue 17), ids only.
+    const feed = await s.api.get('/v1/events?types=match.created');
+    assert.equal(feed.statusCode, 200, feed.body);
+    assert.deepEqual(
+      feed
+        .json()
+        .events.map((e: { data: Record<string, string> }) => e.data)
+        .sort((x: { matchId: string }, y: { matchId: string }) => x.matchId.localeCompare(y.matchId)),
+      matches
+        .map((m) => ({ matchId: m.matchId, jobId: job.id, candidateId: m.candidateId }))
+        .sort((x, y) => x.matchId.localeCompare(y.matchId)),
+    );
   });
 
   test('lowering the cap keeps the matches; null removes the cap; a person is matched once', async () => {

@@ -223,18 +223,17 @@ export const matchRepository = {
       reasons: string[];
       created_at: Date;
     }[],
-  ): Promise<number> {
-    if (rows.length === 0) return 0;
-    let inserted = 0;
+  ): Promise<{ id: string; candidate_id: string }[]> {
+    const inserted: { id: string; candidate_id: string }[] = [];
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500).map((row) => ({ ...row, reasons: JSON.stringify(row.reasons) }));
       const done = await db
         .insertInto('matches')
         .values(chunk)
         .onConflict((oc) => oc.columns(['job_id', 'person_key']).doNothing())
-        .returning('id')
+        .returning(['id', 'candidate_id'])
         .execute();
-      inserted += done.length;
+      inserted.push(...done);
     }
     return inserted;
   },

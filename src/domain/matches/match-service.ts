@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { adNotManagedForMatches, badRequest, notFound } from '../errors.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
 import { type ManagedRoleRow, type SubjectKind, matchRepository } from './match-repository.ts';
@@ -37,8 +38,14 @@ export interface BuiltSubject {
   email: string | null;
 }
 
-export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueue }) {
-  const { db, clock, queue } = deps;
+export function createMatchService(deps: {
+  db: Db;
+  clock: Clock;
+  queue: TaskQueue;
+  /** match.created, in the generating transaction (absent: no events, e.g. in the bench). */
+  events?: EventRecorder;
+}) {
+  const { db, clock, queue, events } = deps;
 
   /** The role's state that generation depends on: its words, its cap, and the account's pool. */
   async function fingerprint(role: ManagedRoleRow): Promise<string> {
@@ -194,7 +201,12 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
           filled: chosen.length >= room,
           ran_at: now,
         });
-        return inserted;
+        for (const match of inserted)
+          await events?.record(trx, accountId, {
+            type: 'match.created',
+            data: { matchId: match.id, jobId, candidateId: match.candidate_id },
+          });
+        return inserted.length;
       });
     },
 
