@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { Text } from './text.ts';
 import { type Scope, enumOf } from './vocabulary.ts';
 
 /**
@@ -125,13 +126,13 @@ export const Event = Type.Union(
 export const EventsQuery = Type.Object(
   {
     after: Type.Optional(
-      Type.String({
+      Text({
         maxLength: 200,
         description: 'A nextCursor from an earlier page; absent: from the oldest.',
       }),
     ),
     types: Type.Optional(
-      Type.String({
+      Text({
         maxLength: 1000,
         description: `Comma-separated event types: ${EVENT_TYPE_NAMES.join(', ')}.`,
       }),
@@ -190,7 +191,7 @@ export function eventWebhooks(): Record<string, unknown> {
 
 export const WebhookCreate = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https only; a public address.' }),
+    url: Text({ minLength: 1, maxLength: 2048, description: 'https only; a public address.' }),
     types: Type.Optional(
       Type.Array(enumOf(EVENT_TYPE_NAMES as unknown as readonly EventType[]), {
         minItems: 1,
@@ -223,11 +224,11 @@ export const DeliveryAttempt = Type.Object({
 export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
 
 export const WebhookParams = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  webhookId: Type.String({ minLength: 1, maxLength: 64 }),
+  accountId: Text({ minLength: 1, maxLength: 64 }),
+  webhookId: Text({ minLength: 1, maxLength: 64 }),
 });
 export const DeliveryParams = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  webhookId: Type.String({ minLength: 1, maxLength: 64 }),
-  deliveryId: Type.String({ minLength: 1, maxLength: 64 }),
+  accountId: Text({ minLength: 1, maxLength: 64 }),
+  webhookId: Text({ minLength: 1, maxLength: 64 }),
+  deliveryId: Text({ minLength: 1, maxLength: 64 }),
 });
