@@ -29,9 +29,9 @@ function listBody(session: ConsoleSession, hooks: WebhookList, secret: string | 
     (type) =>
       `<label class="check"><input type="checkbox" name="types" value="${e(type)}"> ${e(type)}</label>`,
   ).join('');
-  return `${shown}<h2>Webhooks</h2>${table}
+  return `${shown}<h2>Endpoints</h2>${table}
 <h2>Add a webhook</h2><form method="post" action="/console/webhooks">${csrfField(session)}
-<label for="hook-url">Endpoint URL (https)</label><input type="url" id="hook-url" name="url" required maxlength="2048" placeholder="https://example.com/hooks/careers">
+<label for="hook-url">Endpoint URL (https)</label><input type="text" inputmode="url" autocomplete="url" id="hook-url" name="url" required maxlength="2048" placeholder="https://example.com/hooks/careers">
 <fieldset><legend>Events (none ticked: every event)</legend>${checks}</fieldset>
 <div class="actions"><button type="submit">Add webhook</button></div></form>`;
 }
