@@ -140,6 +140,8 @@ describe('/v1/openapi.json', () => {
     ['GET', '/v1/applications/{applicationId}'],
     ['POST', '/v1/candidates'],
     ['POST', '/v1/jobs/{jobId}/candidates/{candidateId}/screening'],
+    ['GET', '/v1/events'],
+    ['GET', '/v1/jobs/{jobId}/matches'],
   ];
   const fastifyPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 

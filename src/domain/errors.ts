@@ -172,4 +172,7 @@ export function errorForStatus(status: number, message: string): AppError {
   return new AppError(code, message);
 }
 export const adNotManagedForMatches = () =>
-  new AppError('ad_not_managed', 'Only a managed, published ad has matches; manage the ad in the console first.');
+  new AppError(
+    'ad_not_managed',
+    'Only a managed, published ad has matches; manage the ad in the console first.',
+  );
