@@ -100,7 +100,7 @@ export function createServices(deps: ServiceDeps) {
     uploads,
     applications,
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
-    candidates: createCandidateService({ db, clock, uploads, files, queue, matches }),
+    candidates: createCandidateService({ db, clock, uploads, files, queue, matches, events }),
     keys: createKeyService({ db, clock }),
     idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
