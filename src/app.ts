@@ -10,9 +10,15 @@ import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
 import type { App } from './http/types.ts';
-import { registerErrorHandling, renderError } from './plugins/error-handler.ts';
+import {
+  MAX_PARAM_LENGTH,
+  registerErrorHandling,
+  renderError,
+  renderFrameworkError,
+} from './plugins/error-handler.ts';
 import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
@@ -76,7 +82,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     requestIdHeader: false,
     return503OnClosing: true,
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: false },
+    frameworkErrors: renderFrameworkError,
     // The socket-level refusals Node answers before Fastify sees a request: keep the error body.
     clientErrorHandler(error, socket) {
       if (!socket.writable) return;
@@ -95,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   const { strict, lenient } = validators();
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart !== 'body') return lenient.compile(schema);

@@ -61,16 +61,18 @@ export function createServices(deps: ServiceDeps) {
     stagedTtlSeconds: deps.stagedTtlSeconds,
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer });
+  const applications = createApplicationService({ db, clock, uploads, queue });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
     'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
     'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
+    'stand-on-account-cv': (p) => applications.standOnAccountCv(p.applicationId),
   };
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
-    applications: createApplicationService({ db, clock, uploads, queue }),
+    applications,
     candidates: createCandidateService({ db, clock, uploads, files, queue }),
     keys: createKeyService({ db, clock }),
     idempotency,

@@ -114,15 +114,19 @@ function html(res: LightMyRequestResponse, status: number, lang: string): string
 }
 
 describe('a person who holds an account', () => {
-  test('their application → 201 cvStatus claimed: no task, no mail, the file erased', async () => {
+  test('their application → 201 cvStatus processing (the spec’s shape), claimed a moment later; no build, no mail, the file erased', async () => {
     const email = address('holder');
     await addPerson(email.toUpperCase());
     const applied = await applyWithCv(ctx, { body: { email } });
     assert.equal(applied.res.statusCode, 201, applied.res.body);
     assert.equal(applied.res.json().status, 'received');
-    assert.equal(applied.res.json().cvStatus, 'claimed');
+    assert.equal(applied.res.json().cvStatus, 'processing');
 
-    assert.deepEqual(await tasksAbout(applied.applicationId), [], 'no task was enqueued');
+    assert.deepEqual(
+      (await tasksAbout(applied.applicationId)).map((t) => t.name),
+      ['stand-on-account-cv'],
+      'no build: only the step that marks it claimed',
+    );
     assert.equal(await ctx.files.size(applied.uploadId), null, 'the file is erased');
     await drainAll(ctx.worker);
     assert.deepEqual(await mailTo(ctx.app, email), [], 'no claim email');

@@ -191,6 +191,15 @@ describe('check (2): the consent receipt', () => {
       ['consent.ip', { ip: '' }],
       ['consent.ip', { ip: '   ' }],
       ['consent.userAgent', { userAgent: '' }],
+      ['consent.locale', { locale: 'de' }],
+      ['consent.acceptedAt', { acceptedAt: ctx.clock.now().getTime() + 0.5 }],
+      ['consent.acceptedAt', { acceptedAt: -5 }],
+      // 1970: long before api_apply_v1 was first handed out.
+      ['consent.acceptedAt', { acceptedAt: 0 }],
+      ['consent.acceptedAt', { acceptedAt: '1999-01-01T00:00:00Z' }],
+      // No zone: it would be read in the server's own zone.
+      ['consent.acceptedAt', { acceptedAt: at(-MINUTE).replace('Z', '') }],
+      ['consent.acceptedAt', { acceptedAt: at(-MINUTE).slice(0, 10) }],
     ];
     for (const [field, change] of cases) {
       const body = applicationBody(ctx.clock, s.uploadId, { consent: consentReceipt(ctx.clock, change) });
@@ -230,9 +239,8 @@ describe('check (2): the consent receipt', () => {
 
   test('a receipt of the wrong shape is 400 bad_request, not consent_invalid', async () => {
     const shapes: Record<string, unknown>[] = [
-      consentReceipt(ctx.clock, { locale: 'de' }),
       consentReceipt(ctx.clock, { acceptedAt: true }),
-      consentReceipt(ctx.clock, { acceptedAt: -5 }),
+      consentReceipt(ctx.clock, { locale: 7 }),
       consentReceipt(ctx.clock, { extra: 'x' }),
       (({ ip: _ip, ...rest }) => rest)(consentReceipt(ctx.clock)),
     ];

@@ -5,8 +5,10 @@ import {
   CV_LIMITS,
   type TestContext,
   candidateBody,
+  applyTo,
   client,
   closeDatabase,
+  createPublished,
   consoleCall,
   errorOf,
   intakeAccount,
@@ -216,6 +218,47 @@ describe('import outcomes', () => {
     assert.notEqual(elsewhere.json().candidateId, candidateId);
   });
 
+  test('already_imported: an address that applied to one of the account’s roles; no second CV, no second mail', async () => {
+    const { api, account } = await intakeAccount(ctx.app);
+    const job = await createPublished(api, { title: 'Data Engineer' });
+    const email = address('Applied');
+    const applied = await applyTo(ctx, api, job.id, { email });
+    const upload = await uploadPdf(ctx, api, CV);
+    const res = await importCandidate(api, candidateBody(upload.uploadId, { email: email.toUpperCase() }));
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(res.json(), {
+      candidateId: applied.candidateId,
+      status: 'already_imported',
+      cvStatus: 'none',
+    });
+    assert.equal(
+      (await candidatesOf(ctx, account.id)).length,
+      0,
+      'no pool row, so no second build or claim mail',
+    );
+    await assertErased(ctx, upload.uploadId);
+
+    // Another account holds nothing for the address: its import is queued.
+    const other = await intakeAccount(ctx.app);
+    const theirs = await uploadPdf(ctx, other.api, CV);
+    const elsewhere = await importCandidate(other.api, candidateBody(theirs.uploadId, { email }));
+    assert.equal(elsewhere.json().status, 'queued', elsewhere.body);
+  });
+
+  test('rejected carries detail and fix like cv_rejected, in the import’s locale', async () => {
+    const { api } = await intakeAccount(ctx.app);
+    const menu = await uploadPdf(ctx, api, MENU);
+    const res = await importCandidate(
+      api,
+      candidateBody(menu.uploadId, { email: address('Menu'), locale: 'fr' }),
+    );
+    assert.equal(res.json().status, 'rejected', res.body);
+    const { rejection } = res.json();
+    assert.deepEqual(Object.keys(rejection).sort(), ['detail', 'fix', 'reason']);
+    assert.match(rejection.detail, /n'est pas un CV/);
+    assert.match(rejection.fix, /^Envoyez le CV/);
+  });
+
   test('rejected: a readable PDF that is not a CV; nothing personal kept, the address can be imported again', async () => {
     const { api, account } = await intakeAccount(ctx.app);
     const email = address('Menu');
@@ -227,6 +270,7 @@ describe('import outcomes', () => {
     assert.equal(created.cvStatus, 'none');
     assert.equal(created.rejection.reason, 'not_a_cv');
     assert.ok(typeof created.rejection.detail === 'string' && created.rejection.detail.length > 20);
+    assert.ok(typeof created.rejection.fix === 'string' && created.rejection.fix.length > 20);
     assert.deepEqual(Object.keys(created).sort(), ['candidateId', 'cvStatus', 'rejection', 'status']);
     const row = await candidateRow(ctx, created.candidateId);
     assert.equal(row?.outcome, 'rejected');

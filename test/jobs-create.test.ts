@@ -128,6 +128,26 @@ describe('POST /v1/jobs', () => {
     assert.equal((await acme.get(`/v1/jobs/${job.id}`)).statusCode, 404);
   });
 
+  test('description is sanitised on write with the hosted page’s allow-list (create and edit)', async () => {
+    const hostile =
+      '<p onclick="steal()">Join us<script>alert(1)</script></p><img src=x onerror=alert(2)>' +
+      '<a href="javascript:alert(3)">more</a><iframe src="https://evil.test"></iframe><h2>Team</h2>';
+    const res = await api.post('/v1/jobs', { title: 'Sanitised', description: hostile });
+    assert.equal(res.statusCode, 201, res.body);
+    const { job } = res.json();
+    assert.equal(
+      job.description,
+      '<p>Join us</p><a rel="nofollow noopener noreferrer ugc">more</a><h2>Team</h2>',
+    );
+    const edited = await api.patch(`/v1/jobs/${job.id}`, { description: `${hostile}<b>bold</b>` });
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.doesNotMatch(edited.json().job.description, /script|onclick|onerror|javascript:|iframe|img/i);
+    assert.match(edited.json().job.description, /<b>bold<\/b>$/);
+    // Plain text stays plain text.
+    const plain = await api.post('/v1/jobs', { title: 'Plain', description: 'We build software.' });
+    assert.equal(plain.json().job.description, 'We build software.');
+  });
+
   test('company name falls back to the account name; a draft needs only a title', async () => {
     const created = await consoleCall(ctx.app, 'POST', '/accounts', { name: 'Plain Name Co' });
     const accountId = created.json().account.id;

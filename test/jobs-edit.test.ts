@@ -469,7 +469,7 @@ describe('PATCH /v1/jobs/{jobId}', () => {
       assert.equal(res.json().job.status, 'closed');
     });
 
-    test('an expired job: words are staged; a future expiresAt makes it published again, unmanaged', async () => {
+    test('an expired job: words are staged; a new expiresAt is 409: only POST publish reopens it, unmanaged', async () => {
       const { account: acc, api } = await account();
       const job = await createPublished(api, { title: 'Lifeguard' }, { expiryDays: 30 });
       await manage(acc.id, job.id);
@@ -490,10 +490,19 @@ describe('PATCH /v1/jobs/{jobId}', () => {
       );
 
       const at = new Date(ctx.clock.now().getTime() + 10 * DAY).toISOString();
-      const extended = await edit(api, job.id, { expiresAt: at });
-      assert.equal(extended.statusCode, 200);
-      assert.equal(extended.json().job.status, 'published');
+      for (const expiresAt of [at, null]) {
+        const extended = await edit(api, job.id, { expiresAt });
+        assert.equal(extended.statusCode, 409, extended.body);
+        assert.equal(errorOf(extended).code, 'conflict');
+        assert.match(errorOf(extended).message, /POST \/v1\/jobs\/\{jobId\}\/publish/);
+        assert.equal((await api.get(`/v1/jobs/${job.id}`)).json().job.status, 'expired', 'nothing written');
+      }
+      const republished = await api.post(`/v1/jobs/${job.id}/publish`, { expiryDays: 30 });
+      assert.equal(republished.statusCode, 200, republished.body);
+      assert.equal(republished.json().job.status, 'published');
       assert.equal((await consoleJob(acc.id, job.id)).managed, false);
+      const extended = await edit(api, job.id, { expiresAt: at });
+      assert.equal(extended.statusCode, 200, 'once published again, expiresAt edits apply');
     });
 
     test('an edit that changes nothing on an expired managed job drops the flag without moving updatedAt', async () => {

@@ -138,6 +138,9 @@ const AD = {
   contractType: 'permanent',
   salary: { min: 70000, max: 90000, currency: 'EUR', period: 'year' },
   location: { city: 'Lisbon', country: 'PT', remotePolicy: 'hybrid', onsiteDays: '2 days' },
+  seniority: 'Senior',
+  yearsExperience: '5+',
+  workStyle: 'Async-first, core hours 10–15',
 };
 
 let ctx: TestContext & { baseUrl: string };

@@ -254,7 +254,7 @@ describe('job page /{lang}/jobs/{company}/{role}', () => {
     for (const piece of [
       'Acme Ltd',
       'Senior Data Engineer',
-      'Location: Madrid, Comunidad de Madrid, ES · Hybrid (3 days)',
+      'Location: Madrid, Comunidad de Madrid, Spain · Hybrid (3 days)',
       'Salary: €60,000 – €80,000 per year',
       'Full time',
       'Permanent',
@@ -330,7 +330,7 @@ describe('job page /{lang}/jobs/{company}/{role}', () => {
     assert.equal(salary.value.minValue, 25);
     assert.equal(ld.validThrough, undefined, 'no expiry, no validThrough');
     const text = textOf(res.body);
-    assert.ok(text.includes('Location: PT · Remote'), text);
+    assert.ok(text.includes('Location: Portugal · Remote'), text);
     assert.ok(text.includes('Salary: $25 per hour'), text);
   });
 
@@ -384,7 +384,10 @@ describe('job page /{lang}/jobs/{company}/{role}', () => {
 
   test('after a company-address change the old address answers 301 to the new one, in every language', async () => {
     const moving = await account('Moving Co');
-    const job = await createPublished(moving.api, { title: 'Warehouse Lead' });
+    const job = await createPublished(moving.api, {
+      title: 'Warehouse Lead',
+      location: { city: 'Lisbon', country: 'PT' },
+    });
     const oldAddress = moving.account.companyAddress!;
     const newAddress = unique('moved');
     const patched = await consoleCall(ctx.app, 'PATCH', `/accounts/${moving.account.id}`, {
@@ -454,7 +457,7 @@ describe('job page /{lang}/jobs/{company}/{role}', () => {
   test('hostile title and company name are escaped in the page and intact in the JSON-LD', async () => {
     const hostile = await account('Evil "Co" <b>&</b>');
     const title = '</script><script>alert(1)</script> & <img src=x onerror=alert(2)>';
-    const job = await createPublished(hostile.api, { title });
+    const job = await createPublished(hostile.api, { title, location: { country: 'AU' } });
     const res = await get(linkPath(job.url!));
     assert.equal(res.statusCode, 200);
     assert.deepEqual(
@@ -927,7 +930,7 @@ describe('pages in four languages', () => {
       for (const other of LANGS.filter((l) => l !== lang)) {
         assert.match(
           page.body,
-          new RegExp(`<link rel="alternate" hreflang="${other}" href="/${other}/jobs/`),
+          new RegExp(`<link rel="alternate" hreflang="${other}" href="${BASE_URL}/${other}/jobs/`),
         );
       }
 

@@ -178,8 +178,9 @@ describe('JSON-LD inside <script>', () => {
       skills: [],
       benefits: [],
       company: { name: 'Co' },
+      location: { city: 'Perth', country: 'AU' },
       applyLink: 'https://careers.test/apply/job_1',
     } as Parameters<typeof jobPostingJsonLd>[0]);
-    assert.equal(ld.description, '<p>Hi</p>');
+    assert.equal(ld?.description, '<p>Hi</p>');
   });
 });

@@ -119,6 +119,7 @@ describe('virtual_cv: a claimed virtual CV, or the person’s own account CV', (
     const person = await consoleCall(ctx.app, 'POST', '/people', { email, name: 'Nadia Holder' });
     assert.equal(person.statusCode, 201, person.body);
     const applicant = await applyTo(ctx, s.api, s.job.id, { email, name: 'Nadia Holder' });
+    await drainAll(ctx.worker); // processing → claimed: the application stands on the account's CV
     const application = await s.api.get(`/v1/applications/${applicant.candidateId}`);
     assert.equal(application.json().cvStatus, 'claimed', application.body);
     const body = created(

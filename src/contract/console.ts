@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Text } from './text.ts';
 import { enumOf, SCOPES } from './vocabulary.ts';
 
 /** A company address: a URL slug of a-z, 0-9 and single hyphens (console.md). */
@@ -17,9 +18,9 @@ export const LIMIT_NAMES = [
 ] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
-const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
-const CompanyAddress = Type.String({ minLength: 2, maxLength: 60, pattern: COMPANY_ADDRESS_PATTERN });
+const Name = Text({ minLength: 1, maxLength: 200 });
+const HttpUrl = Text({ format: 'uri', pattern: '^https?://[^\\u0000\\uD800-\\uDFFF]*$', maxLength: 2048 });
+const CompanyAddress = Text({ minLength: 2, maxLength: 60, pattern: COMPANY_ADDRESS_PATTERN });
 
 const limitProperties = Object.fromEntries(
   LIMIT_NAMES.map((name) => [
@@ -66,20 +67,20 @@ export const AccountPatch = Type.Object(
 );
 export type AccountPatch = Static<typeof AccountPatch>;
 
-export const AccountParams = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const AccountParams = Type.Object({ accountId: Text({ minLength: 1, maxLength: 64 }) });
 export const KeyParams = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  keyId: Type.String({ minLength: 1, maxLength: 64 }),
+  accountId: Text({ minLength: 1, maxLength: 64 }),
+  keyId: Text({ minLength: 1, maxLength: 64 }),
 });
 
 export const KeyCreate = Type.Object(
   {
     // Plain strings, not the enum: the key service names the unknown scope in its 400.
-    scopes: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+    scopes: Type.Array(Text({ minLength: 1, maxLength: 64 }), {
       minItems: 1,
       maxItems: SCOPES.length * 2,
     }),
-    name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    name: Type.Optional(Type.Union([Text({ maxLength: 200 }), Type.Null()])),
   },
   { additionalProperties: false },
 );

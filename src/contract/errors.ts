@@ -56,7 +56,7 @@ const field = Type.String({ description: 'The field, query parameter or header a
 export const ERROR_CATALOGUE = {
   bad_request: entry(
     400,
-    'A malformed query parameter, path parameter or body; a missing Idempotency-Key where required; a forbidden field in a job write.',
+    'A malformed query parameter, path parameter or body; a missing Idempotency-Key where required; a forbidden field in a job write; a string holding a NUL character or an unpaired UTF-16 surrogate; a JSON body nested deeper than 32 levels; a path that does not percent-decode to UTF-8, or a path parameter over 200 characters.',
     { message: 'salary.min must not exceed salary.max.', field: 'salary.min' },
     { field: Type.Optional(field) },
   ),
@@ -150,9 +150,13 @@ export const ERROR_CATALOGUE = {
   payload_too_large: entry(413, 'The request body is larger than 1 MiB.', {
     message: 'The request body is larger than the service accepts (1 MiB).',
   }),
-  unsupported_media_type: entry(415, 'A body that is not JSON.', {
-    message: 'Send the body as JSON with Content-Type: application/json.',
-  }),
+  unsupported_media_type: entry(
+    415,
+    'A body that is not JSON, or a compressed one (any Content-Encoding but identity).',
+    {
+      message: 'Send the body as JSON with Content-Type: application/json.',
+    },
+  ),
   not_publishable: entry(
     422,
     'A publish of a job missing what publishing needs (`category` only on the first publish).',

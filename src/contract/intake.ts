@@ -1,8 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { PUBLIC_STATUSES } from './job.ts';
+import { SafePropertyName, Text } from './text.ts';
 import { enumOf, LocaleSchema as Locale } from './vocabulary.ts';
 
-const Email = Type.String({
+const Email = Text({
   format: 'email',
   minLength: 3,
   maxLength: 254,
@@ -46,7 +47,7 @@ export const UploadCreate = Type.Object(
       maximum: MAX_UPLOAD_BYTES,
       description: "The file's exact size in bytes.",
     }),
-    fileName: Type.Optional(Type.String({ minLength: 1, maxLength: INTAKE_MAX.fileName })),
+    fileName: Type.Optional(Text({ minLength: 1, maxLength: INTAKE_MAX.fileName })),
   },
   { additionalProperties: false },
 );
@@ -60,14 +61,22 @@ export type UploadSlot = Static<typeof UploadSlotBody>;
 
 export const ConsentReceipt = Type.Object(
   {
-    consentTextId: Type.String({ minLength: 1, maxLength: 100 }),
-    version: Type.String({ minLength: 1, maxLength: 100 }),
-    locale: Type.Optional(Locale),
-    acceptedAt: Type.Union([Type.String({ maxLength: 40 }), Type.Integer({ minimum: 0 })], {
-      description: 'ISO 8601, or epoch milliseconds; not more than five minutes ahead of the service clock.',
+    consentTextId: Text({ minLength: 1, maxLength: 100 }),
+    version: Text({ minLength: 1, maxLength: 100 }),
+    locale: Type.Optional(
+      Text({
+        maxLength: 10,
+        examples: ['en'],
+        description:
+          'en, es, fr or pt (default en). Any other value names words never handed out: 422 consent_invalid.',
+      }),
+    ),
+    acceptedAt: Type.Union([Text({ maxLength: 40 }), Type.Number()], {
+      description:
+        'ISO 8601 date-time with a zone (Z or an offset), or whole epoch milliseconds; not more than five minutes ahead of the service clock, not before the version was first handed out. Anything else: 422 consent_invalid naming consent.acceptedAt.',
     }),
-    ip: Type.String({ maxLength: INTAKE_MAX.ip }),
-    userAgent: Type.String({ maxLength: INTAKE_MAX.userAgent }),
+    ip: Text({ maxLength: INTAKE_MAX.ip }),
+    userAgent: Text({ maxLength: INTAKE_MAX.userAgent }),
   },
   { additionalProperties: false },
 );
@@ -77,30 +86,31 @@ export type ConsentReceipt = Static<typeof ConsentReceipt>;
 export const LawfulBasis = Type.Object(
   { attested: Type.Boolean({ description: 'Must be true.' }) },
   {
-    additionalProperties: Type.Union([Type.String({ maxLength: 1_000 }), Type.Boolean(), Type.Number()]),
+    additionalProperties: Type.Union([Text({ maxLength: 1_000 }), Type.Boolean(), Type.Number()]),
+    propertyNames: SafePropertyName,
     maxProperties: 10,
   },
 );
 
 const CvRef = Type.Object(
-  { uploadId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { uploadId: Text({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
 
 export const ApplicationWrite = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: INTAKE_MAX.name }),
+    name: Text({ minLength: 1, maxLength: INTAKE_MAX.name }),
     email: Email,
-    phone: Type.Optional(Type.String({ maxLength: INTAKE_MAX.phone })),
-    location: Type.Optional(Type.String({ maxLength: INTAKE_MAX.location })),
+    phone: Type.Optional(Text({ maxLength: INTAKE_MAX.phone })),
+    location: Type.Optional(Text({ maxLength: INTAKE_MAX.location })),
     cv: CvRef,
-    coverNote: Type.Optional(Type.String({ maxLength: INTAKE_MAX.coverNote })),
+    coverNote: Type.Optional(Text({ maxLength: INTAKE_MAX.coverNote })),
     answers: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            question: Type.String({ maxLength: INTAKE_MAX.question }),
-            answer: Type.String({ maxLength: INTAKE_MAX.answer }),
+            question: Text({ maxLength: INTAKE_MAX.question }),
+            answer: Text({ maxLength: INTAKE_MAX.answer }),
           },
           { additionalProperties: false },
         ),
@@ -141,7 +151,7 @@ export type ApplicationStatus = Static<typeof ApplicationStatusBody>;
 
 export const CandidateWrite = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: INTAKE_MAX.name }),
+    name: Text({ minLength: 1, maxLength: INTAKE_MAX.name }),
     email: Email,
     cv: CvRef,
     sendClaimEmail: Type.Optional(Type.Boolean()),
@@ -166,11 +176,17 @@ export const CandidateCreatedBody = Type.Object({
   cvStatus: enumOf(['processing', 'none'] as const),
   rejection: Type.Optional(
     Type.Object(
-      { reason: enumOf(['not_a_cv'] as const), detail: Type.String() },
-      { description: 'Present on rejected.' },
+      {
+        reason: enumOf(['not_a_cv'] as const),
+        detail: Type.String({
+          description: 'What is wrong, written to be shown to the person, in the import locale.',
+        }),
+        fix: Type.String({ description: 'What to send instead, written to be shown to the person.' }),
+      },
+      { description: 'Present on rejected: the same candidate-facing fields as cv_rejected.' },
     ),
   ),
 });
 export type CandidateCreated = Static<typeof CandidateCreatedBody>;
 
-export const ApplicationParams = Type.Object({ applicationId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ApplicationParams = Type.Object({ applicationId: Text({ minLength: 1, maxLength: 64 }) });

@@ -1,4 +1,5 @@
 import { type Static, type TOptional, type TSchema, Type } from 'typebox';
+import { Text } from './text.ts';
 import { enumOf } from './vocabulary.ts';
 
 export const CATEGORIES = [
@@ -41,15 +42,15 @@ export const MAX = {
 } as const;
 
 const nullable = <
-  T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Object> | ReturnType<typeof enumOf>,
+  T extends ReturnType<typeof Text> | ReturnType<typeof Type.Object> | ReturnType<typeof enumOf>,
 >(
   schema: T,
 ) => Type.Union([schema, Type.Null()]);
 const short = (description?: string) =>
-  Type.String({ maxLength: MAX.shortText, ...(description ? { description } : {}) });
+  Text({ maxLength: MAX.shortText, ...(description ? { description } : {}) });
 
 export const Skill = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: MAX.skillName }), level: enumOf(SKILL_LEVELS) },
+  { name: Text({ minLength: 1, maxLength: MAX.skillName }), level: enumOf(SKILL_LEVELS) },
   { additionalProperties: false },
 );
 
@@ -57,11 +58,9 @@ export const Salary = Type.Object(
   {
     min: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
     max: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
-    currency: Type.Optional(
-      Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, as entered.' }),
-    ),
+    currency: Type.Optional(Text({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, as entered.' })),
     period: Type.Optional(
-      Type.String({ maxLength: 50, description: 'Free text as entered: year, month, day, hour…' }),
+      Text({ maxLength: 50, description: 'Free text as entered: year, month, day, hour…' }),
     ),
   },
   { additionalProperties: false },
@@ -73,26 +72,27 @@ export const Location = Type.Object(
     state: Type.Optional(short()),
     city: Type.Optional(short()),
     remotePolicy: Type.Optional(enumOf(REMOTE_POLICIES)),
-    onsiteDays: Type.Optional(Type.String({ maxLength: 50 })),
+    onsiteDays: Type.Optional(Text({ maxLength: 50 })),
   },
   { additionalProperties: false },
 );
 
-const List = Type.Array(Type.String({ maxLength: MAX.listItem }), { maxItems: MAX.listItems });
+const List = Type.Array(Text({ maxLength: MAX.listItem }), { maxItems: MAX.listItems });
 
 /** The words of an ad: what an edit on a published ad stages. */
 const wordProperties = {
-  title: Type.String({ minLength: 1, maxLength: MAX.title }),
+  title: Text({ minLength: 1, maxLength: MAX.title }),
   category: enumOf(CATEGORIES),
-  description: Type.String({
+  description: Text({
     maxLength: MAX.description,
-    description: 'Rich text HTML; plain text accepted.',
+    description:
+      'Rich text HTML; plain text accepted. Sanitised on write to the hosted page allow-list (p, br, ul, ol, li, strong, b, em, i, u, h2-h4, blockquote, a with http/https/mailto links): scripts, event handlers, styles, images and iframes are removed, so the stored and returned value is safe to render.',
   }),
   responsibilities: List,
   skills: Type.Array(Skill, { maxItems: MAX.skills }),
   benefits: List,
   seniority: nullable(short()),
-  yearsExperience: nullable(Type.String({ maxLength: 50 })),
+  yearsExperience: nullable(Text({ maxLength: 50 })),
   employmentType: nullable(enumOf(EMPLOYMENT_TYPES)),
   contractType: nullable(enumOf(CONTRACT_TYPES)),
   salary: nullable(Salary),
@@ -103,7 +103,7 @@ const wordProperties = {
 export const WORD_FIELDS = Object.keys(wordProperties) as (keyof typeof wordProperties)[];
 
 const controlProperties = {
-  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+  expiresAt: Type.Union([Text({ format: 'date-time' }), Type.Null()], {
     description: 'When the role stops accepting applications; null clears it. Never staged.',
   }),
   maxMatches: Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
@@ -172,7 +172,7 @@ export const AuthoredJob = Type.Object(
 );
 export type AuthoredJob = Static<typeof AuthoredJob>;
 
-export const JobParams = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const JobParams = Type.Object({ jobId: Text({ minLength: 1, maxLength: 64 }) });
 
 export const PublishBody = Type.Object(
   {
@@ -188,13 +188,13 @@ export const PublishBody = Type.Object(
 export const ListQuery = Type.Object(
   {
     status: Type.Optional(
-      Type.String({ maxLength: 100, description: 'Comma-separated subset of published, closed, expired.' }),
+      Text({ maxLength: 100, description: 'Comma-separated subset of published, closed, expired.' }),
     ),
     updatedSince: Type.Optional(
-      Type.String({ maxLength: 40, description: 'ISO 8601 timestamp or epoch milliseconds.' }),
+      Text({ maxLength: 40, description: 'ISO 8601 timestamp or epoch milliseconds.' }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Text({ maxLength: 200 })),
   },
   { additionalProperties: false },
 );

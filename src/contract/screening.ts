@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Text } from './text.ts';
 import { enumOf, LocaleSchema } from './vocabulary.ts';
 
 export const CURRENCIES = ['AUD', 'USD'] as const;
@@ -8,19 +9,19 @@ export const SCREENING_MESSAGE_MAX = 2_000;
 
 export const ScreeningRequestBody = Type.Object(
   {
-    templateId: Type.String({
+    templateId: Text({
       minLength: 1,
       maxLength: 64,
       description: "One of the account's active screening templates.",
     }),
     completeBy: Type.Optional(
-      Type.String({
+      Text({
         format: 'date-time',
         description: 'Deadline; default seven days from now; at most 90 days.',
       }),
     ),
     message: Type.Optional(
-      Type.String({
+      Text({
         maxLength: SCREENING_MESSAGE_MAX,
         description: 'A note the candidate reads in the invitation.',
       }),
@@ -32,8 +33,8 @@ export const ScreeningRequestBody = Type.Object(
 export type ScreeningRequest = Static<typeof ScreeningRequestBody>;
 
 export const ScreeningParams = Type.Object({
-  jobId: Type.String({ minLength: 1, maxLength: 64 }),
-  candidateId: Type.String({ minLength: 1, maxLength: 64 }),
+  jobId: Text({ minLength: 1, maxLength: 64 }),
+  candidateId: Text({ minLength: 1, maxLength: 64 }),
 });
 
 export const Screening = Type.Object({
@@ -68,7 +69,7 @@ const Price = Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Ty
 
 export const TemplateCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: Text({ minLength: 1, maxLength: 200 }),
     priceCents: Price,
     currency: Currency,
     active: Type.Optional(Type.Boolean()),
@@ -79,7 +80,7 @@ export type TemplateCreate = Static<typeof TemplateCreate>;
 
 export const TemplatePatch = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
     priceCents: Type.Optional(Price),
     currency: Type.Optional(Currency),
     active: Type.Optional(Type.Boolean()),

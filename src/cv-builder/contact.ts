@@ -3,7 +3,7 @@
 // the line's place in the CV (header or contact section first) to rank candidates.
 
 import { AMBIGUOUS_REGIONS, CITIES, COUNTRIES, REGION_CODES } from './lexicon.ts';
-import { normKey, trimPunct, words } from './text.ts';
+import { normKey, trimPunct, trimWhile, words } from './text.ts';
 import type { VirtualCvLocation } from './types.ts';
 
 // Bounded quantifiers (RFC 5321's 64-character local part, 63-character labels) keep the scan
@@ -21,6 +21,7 @@ export function findEmails(text: string): string[] {
 const PHONE_RE = /(?:\+|00)?\(?\d[\d\s().\-/]{6,22}\d/g;
 const PHONE_LABEL =
   /(?:tel|tél|teléfono|telefono|telefone|phone|mobile|mob|cell|celular|móvil|movil|portable|tlf|tfno|whatsapp)\.?\s*:?\s*$/iu;
+const LABEL_WINDOW = 40;
 const YEAR_RANGE = /^(?:19|20)\d\d\s*[-–/]\s*(?:19|20)?\d\d$/;
 
 export interface PhoneCandidate {
@@ -41,7 +42,8 @@ export function findPhones(text: string): PhoneCandidate[] {
     }
     // Dates such as 01/02/2020 and decimals are not phones.
     if (/^\d{1,2}[/.]\d{1,2}[/.]\d{2,4}$/.test(raw) || /^\d+[.,]\d+$/.test(raw)) continue;
-    const before = text.slice(0, m.index ?? 0);
+    // A label sits just before the number; the window keeps the tests below off a long prefix.
+    const before = text.slice(Math.max(0, (m.index ?? 0) - LABEL_WINDOW), m.index ?? 0);
     // Glued to letters or to more digits (an ID, an IBAN) it is not a phone.
     if (/[\p{L}\d]$/u.test(before)) continue;
     let score = 1;
@@ -83,13 +85,26 @@ export interface LinkCandidate {
   username?: string;
 }
 
+// No link contains these (URL_RE's path stops at them, its host never has them), so a link lies
+// inside one run between them. Each run is matched on its own, and runs longer than any link a CV
+// prints are skipped: URL_RE tries every start of a run, so a long run of letters costs its square.
+const LINK_RUN = /[^\s|,;·•<>()"]+/gu;
+const MAX_LINK_LENGTH = 300;
+
+function* linkMatches(text: string): Generator<{ match: string; at: number }> {
+  for (const run of text.matchAll(LINK_RUN)) {
+    const token = run[0];
+    if (token.length > MAX_LINK_LENGTH || !token.includes('.')) continue;
+    for (const m of token.matchAll(URL_RE)) yield { match: m[0], at: (run.index ?? 0) + (m.index ?? 0) };
+  }
+}
+
 /** Links in a text: explicit URLs, www. hosts and known networks' bare paths. */
 export function findLinks(text: string): LinkCandidate[] {
   const out: LinkCandidate[] = [];
   const emails = findEmails(text);
-  for (const m of text.matchAll(URL_RE)) {
-    const raw = m[0].replace(/[.,;:)]+$/, '');
-    const at = m.index ?? 0;
+  for (const { match, at } of linkMatches(text)) {
+    const raw = match.replace(/[.,;:)]+$/, '');
     if (text[at - 1] === '@' || emails.some((e) => e.includes(raw))) continue;
     const explicit = /^(?:https?:\/\/|www\.)/i.test(raw);
     const network = NETWORKS.find(([re]) => re.test(raw))?.[1];
@@ -114,12 +129,12 @@ export function findLinks(text: string): LinkCandidate[] {
 
 /** Lower-cased link without scheme, "www." or trailing slash: the key for comparing links. */
 export function linkKey(url: string): string {
-  return url
+  const key = url
     .trim()
     .toLowerCase()
     .replace(/^https?:\/\//, '')
-    .replace(/^www\./, '')
-    .replace(/\/+$/, '');
+    .replace(/^www\./, '');
+  return trimWhile(key, null, /\//);
 }
 
 const LOCATION_LABEL =

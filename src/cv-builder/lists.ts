@@ -93,8 +93,13 @@ const CEFR = /\b([ABC][12])\b/;
 const NATIVE =
   /\b(?:native|mother tongue|nativ[oa]|lengua materna|natif|native|langue maternelle|l[ií]ngua materna|materna)\b/iu;
 
+const MAX_LANGUAGE_ITEM = 120;
+
 /** "English (native)", "Inglés: C1", "Français – courant", "Português — nativo". */
 export function parseLanguage(item: string): VirtualCvLanguage | undefined {
+  // A language and its level fit in a few words; a longer item is a sentence, and the patterns
+  // below cost the square of its length.
+  if (item.length > MAX_LANGUAGE_ITEM) return undefined;
   const m = /^([\p{L}][\p{L}\s'’-]*?)\s*(?:([(:–—-])\s*(.*))?$/u.exec(item.trim());
   if (!m) return undefined;
   let name = m[1]!.trim();

@@ -6,7 +6,7 @@
 
 import type { Line } from './layout.ts';
 import { HEADINGS } from './lexicon.ts';
-import { collapseLetterSpacing, fold, isAllCaps, median, normKey, words } from './text.ts';
+import { collapseLetterSpacing, fold, isAllCaps, median, normKey, trimWhile, words } from './text.ts';
 import type { CvLanguage, SectionKind } from './types.ts';
 
 export interface Section {
@@ -44,12 +44,11 @@ for (const [kind, byLanguage] of Object.entries(HEADINGS) as [
   }
 }
 
+const HEADING_TAIL = /[\s:.\-–—|]/u;
+
 /** Strips numbering, icons and trailing colons: "02. Expérience :" → "Expérience". */
 export function headingCore(text: string): string {
-  return collapseLetterSpacing(text.trim())
-    .replace(/^[^\p{L}]+/u, '')
-    .replace(/[\s:.\-–—|]+$/u, '')
-    .trim();
+  return trimWhile(collapseLetterSpacing(text.trim()).replace(/^[^\p{L}]+/u, ''), null, HEADING_TAIL).trim();
 }
 
 export function matchHeading(text: string): HeadingMatch | undefined {

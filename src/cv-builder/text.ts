@@ -107,9 +107,25 @@ export function cleanRun(text: string): string {
   return (lead + core + tail).replace(/\s+/g, ' ');
 }
 
+const PUNCT_START = /[\s,;:|·•–—\-/()]/u;
+const PUNCT_END = /[\s,;:|·•–—\-/(]/u;
+
 /** Trims spaces and the separators a field can be left with after a cut. */
 export function trimPunct(text: string): string {
-  return text.replace(/^[\s,;:|·•–—\-/()]+|[\s,;:|·•–—\-/(]+$/gu, '').trim();
+  return trimWhile(text, PUNCT_START, PUNCT_END).trim();
+}
+
+/**
+ * Cuts the leading characters `start` matches and the trailing ones `end` matches, each tested
+ * alone. `/[…]+$/` does the same but retries at every character of a long run: quadratic.
+ * Every class used here holds only single UTF-16 units.
+ */
+export function trimWhile(text: string, start: RegExp | null, end: RegExp | null): string {
+  let from = 0;
+  let to = text.length;
+  if (start) while (from < to && start.test(text[from]!)) from++;
+  if (end) while (to > from && end.test(text[to - 1]!)) to--;
+  return text.slice(from, to);
 }
 
 export function clamp01(value: number): number {

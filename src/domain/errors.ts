@@ -73,6 +73,11 @@ export const noRoute = (method: string, path: string) =>
 // 409
 export const conflict = (message: string, extra: ErrorExtra<'conflict'> = {}) =>
   new AppError('conflict', message, extra);
+export const expiredNeedsPublish = () =>
+  conflict(
+    'The job has expired: a new expiresAt cannot reopen it. Publish it again with POST /v1/jobs/{jobId}/publish (it comes back unmanaged, expiry chosen by expiryDays); edit expiresAt after that.',
+    { field: 'expiresAt' },
+  );
 export const jobNotOpen = (status: ErrorExtra<'job_not_open'>['status']) =>
   new AppError('job_not_open', `The job is ${status}; only a published job takes applications.`, {
     status,

@@ -59,5 +59,7 @@ export function sanitizeDescription(html: string): string {
 
 /** The description as plain text (for meta descriptions). */
 export function plainText(html: string): string {
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, ' ').trim();
+  // Block ends become spaces first, so "services.</p><p>About" does not read "services.About".
+  const spaced = html.replace(/<\/(?:p|li|h[1-6]|blockquote|div|ul|ol)\s*>|<br\s*\/?>/gi, ' ');
+  return sanitizeHtml(spaced, { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, ' ').trim();
 }

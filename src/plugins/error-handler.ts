@@ -1,3 +1,4 @@
+import { SAFE_TEXT_PATTERN, SAFE_TEXT_RULE } from '../contract/text.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AppError,
@@ -8,6 +9,12 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from '../domain/errors.ts';
+
+/** The longest path parameter the router reads; a longer one is refused before any route runs. */
+export const MAX_PARAM_LENGTH = 200;
+
+/** Field names echoed in a message are cut here: a client may send any name, of any length. */
+const MAX_ECHOED_NAME = 100;
 
 export interface RenderedError {
   statusCode: number;
@@ -31,7 +38,7 @@ function fieldName(
     .filter(Boolean)
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (missing) parts.push(missing);
-  if (extra) parts.push(extra);
+  if (extra) parts.push(extra.length > MAX_ECHOED_NAME ? `${extra.slice(0, MAX_ECHOED_NAME)}…` : extra);
   const path = parts.reduce(
     (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
     '',
@@ -44,6 +51,8 @@ interface AjvIssue {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** Set when the issue is about a property's name (`propertyNames`), not its value. */
+  propertyName?: string;
 }
 
 /** Turns the first schema violation into a message that names the field, and the field itself. */
@@ -68,9 +77,17 @@ export function describeValidation(
     return { field, message: `${field} is required.` };
   }
   const field = fieldName(context, issue.instancePath);
+  if (issue.propertyName !== undefined) {
+    const rule =
+      issue.params.pattern === SAFE_TEXT_PATTERN ? SAFE_TEXT_RULE : (issue.message ?? 'is invalid');
+    return { field, message: `A property name in ${field} ${rule}.` };
+  }
   if (issue.keyword === 'enum') {
     const allowed = (issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
     return { field, message: `${field} must be one of ${allowed}.` };
+  }
+  if (issue.keyword === 'pattern' && issue.params.pattern === SAFE_TEXT_PATTERN) {
+    return { field, message: `${field} ${SAFE_TEXT_RULE}.` };
   }
   if (issue.keyword === 'type' && context === 'body' && issue.instancePath === '') {
     return { field: 'body', message: 'The request body must be a JSON object.' };
@@ -99,6 +116,11 @@ export function toAppError(error: FastifyError): AppError | null {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('Content-Length does not match the body sent.');
     case 'FST_ERR_BAD_URL':
+      return badRequest(
+        'The request path is malformed: a percent-escape is incomplete or does not decode to UTF-8 text.',
+      );
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return badRequest(`A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`);
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return badRequest('The request URL is malformed.');
   }
@@ -141,4 +163,23 @@ export function registerErrorHandling(app: FastifyInstance, onError: ErrorObserv
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, noRoute(request.method, request.url.split('?')[0]!), request.id);
   });
+}
+
+/**
+ * What the router refuses before any route or hook runs (a path that does not percent-decode to
+ * UTF-8, a path parameter over MAX_PARAM_LENGTH characters): Fastify's `frameworkErrors`, rendered
+ * like every other error, with the headers the onRequest hook would have set.
+ */
+export function renderFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const appError = toAppError(error) ?? internal();
+  reply.headers({
+    'x-request-id': request.id,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  });
+  sendError(reply, appError, request.id);
 }

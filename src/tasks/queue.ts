@@ -9,6 +9,7 @@ export interface TaskPayloads {
   'send-claim-mail': { kind: 'application' | 'candidate'; id: string };
   'send-account-notice': { candidateId: string };
   'send-screening-invite': { screeningId: string };
+  'stand-on-account-cv': { applicationId: string };
 }
 export type TaskName = keyof TaskPayloads;
 

@@ -218,7 +218,7 @@ export interface components {
     schemas: {
         /**
          * BadRequestError
-         * @description 400 `bad_request`: A malformed query parameter, path parameter or body; a missing Idempotency-Key where required; a forbidden field in a job write.
+         * @description 400 `bad_request`: A malformed query parameter, path parameter or body; a missing Idempotency-Key where required; a forbidden field in a job write; a string holding a NUL character or an unpaired UTF-16 surrogate; a JSON body nested deeper than 32 levels; a path that does not percent-decode to UTF-8, or a path parameter over 200 characters.
          * @example {
          *       "code": "bad_request",
          *       "message": "salary.min must not exceed salary.max.",
@@ -412,7 +412,10 @@ export interface components {
          *     }
          */
         ManagedAdLockedError: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             code: "managed_ad_locked";
             /** @description What went wrong, for a developer. */
             message: string;
@@ -500,7 +503,7 @@ export interface components {
         };
         /**
          * UnsupportedMediaTypeError
-         * @description 415 `unsupported_media_type`: A body that is not JSON.
+         * @description 415 `unsupported_media_type`: A body that is not JSON, or a compressed one (any Content-Encoding but identity).
          * @example {
          *       "code": "unsupported_media_type",
          *       "message": "Send the body as JSON with Content-Type: application/json.",
@@ -887,7 +890,7 @@ export interface components {
             title: string;
             /** @enum {string} */
             category?: "engineering" | "data" | "product" | "design" | "marketing" | "sales" | "customer_success" | "operations" | "finance" | "hr_people" | "legal" | "healthcare" | "education" | "hospitality" | "retail" | "logistics" | "construction_trades" | "manufacturing" | "admin_support" | "other";
-            /** @description Rich text HTML; plain text accepted. */
+            /** @description Rich text HTML; plain text accepted. Sanitised on write to the hosted page allow-list (p, br, ul, ol, li, strong, b, em, i, u, h2-h4, blockquote, a with http/https/mailto links): scripts, event handlers, styles, images and iframes are removed, so the stored and returned value is safe to render. */
             description?: string;
             responsibilities?: string[];
             skills?: {
@@ -949,7 +952,7 @@ export interface components {
             title?: string;
             /** @enum {string} */
             category?: "engineering" | "data" | "product" | "design" | "marketing" | "sales" | "customer_success" | "operations" | "finance" | "hr_people" | "legal" | "healthcare" | "education" | "hospitality" | "retail" | "logistics" | "construction_trades" | "manufacturing" | "admin_support" | "other";
-            /** @description Rich text HTML; plain text accepted. */
+            /** @description Rich text HTML; plain text accepted. Sanitised on write to the hosted page allow-list (p, br, ul, ol, li, strong, b, em, i, u, h2-h4, blockquote, a with http/https/mailto links): scripts, event handlers, styles, images and iframes are removed, so the stored and returned value is safe to render. */
             description?: string;
             responsibilities?: string[];
             skills?: {
@@ -990,9 +993,9 @@ export interface components {
             job: components["schemas"]["AuthoredJob"];
             pendingRevision: boolean;
         };
-        /** @description Error: `managed_ad_locked`. */
-        ManagedAdLockedErrorBody: {
-            error: components["schemas"]["ManagedAdLockedError"];
+        /** @description Error: `conflict`, `managed_ad_locked`. */
+        EditJob409ErrorBody: {
+            error: components["schemas"]["ConflictError"] | components["schemas"]["ManagedAdLockedError"];
         };
         PublishJobRequest: {
             /** @description 30, 60 or 90 days from now; null (default): live until closed by hand. */
@@ -1057,9 +1060,12 @@ export interface components {
             consent: {
                 consentTextId: string;
                 version: string;
-                /** @enum {string} */
-                locale?: "en" | "es" | "fr" | "pt";
-                /** @description ISO 8601, or epoch milliseconds; not more than five minutes ahead of the service clock. */
+                /**
+                 * @description en, es, fr or pt (default en). Any other value names words never handed out: 422 consent_invalid.
+                 * @example en
+                 */
+                locale?: string;
+                /** @description ISO 8601 date-time with a zone (Z or an offset), or whole epoch milliseconds; not more than five minutes ahead of the service clock, not before the version was first handed out. Anything else: 422 consent_invalid naming consent.acceptedAt. */
                 acceptedAt: string | number;
                 ip: string;
                 userAgent: string;
@@ -1157,11 +1163,14 @@ export interface components {
             status: "queued" | "existing_account" | "suppressed" | "already_imported" | "rejected";
             /** @enum {string} */
             cvStatus: "processing" | "none";
-            /** @description Present on rejected. */
+            /** @description Present on rejected: the same candidate-facing fields as cv_rejected. */
             rejection?: {
                 /** @enum {string} */
                 reason: "not_a_cv";
+                /** @description What is wrong, written to be shown to the person, in the import locale. */
                 detail: string;
+                /** @description What to send instead, written to be shown to the person. */
+                fix: string;
             };
         };
         /** @description Error: `bad_request`, `upload_invalid`. */
@@ -1292,7 +1301,7 @@ export type GetJobResponse = components['schemas']['GetJobResponse'];
 export type NotFoundErrorBody = components['schemas']['NotFoundErrorBody'];
 export type EditJobRequest = components['schemas']['EditJobRequest'];
 export type EditJobResponse = components['schemas']['EditJobResponse'];
-export type ManagedAdLockedErrorBody = components['schemas']['ManagedAdLockedErrorBody'];
+export type EditJob409ErrorBody = components['schemas']['EditJob409ErrorBody'];
 export type PublishJobRequest = components['schemas']['PublishJobRequest'];
 export type PublishJobResponse = components['schemas']['PublishJobResponse'];
 export type PublishJob409ErrorBody = components['schemas']['PublishJob409ErrorBody'];
@@ -1835,7 +1844,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundErrorBody"];
                 };
             };
-            /** @description Error: `managed_ad_locked`. */
+            /** @description Error: `conflict`, `managed_ad_locked`. */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1845,7 +1854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ManagedAdLockedErrorBody"];
+                    "application/json": components["schemas"]["EditJob409ErrorBody"];
                 };
             };
             /** @description Error: `payload_too_large`. */

@@ -45,6 +45,18 @@ const CATALOGUE: Record<string, Record<string, Wording>> = {
   [API_APPLY_TEXT_ID]: { [CURRENT_VERSION]: API_APPLY_V1 },
 };
 
+/**
+ * When each version was first handed out: a receipt accepted before its version existed is not a
+ * record of anyone reading those words. A new version gets the date of the release that ships it.
+ */
+const FIRST_HANDED_OUT: Record<string, Record<string, Date>> = {
+  [API_APPLY_TEXT_ID]: { [CURRENT_VERSION]: new Date('2025-01-01T00:00:00Z') },
+};
+
+export function versionFirstHandedOut(textId: string, version: string): Date | null {
+  return FIRST_HANDED_OUT[textId]?.[version] ?? null;
+}
+
 export function currentConsentText(locale: ConsentLocale, textId = API_APPLY_TEXT_ID): ConsentText {
   return {
     consentTextId: textId,

@@ -27,6 +27,35 @@ export const applicationRepository = {
       .executeTakeFirst();
   },
 
+  /**
+   * An application of the account's whose CV the account still holds for this address (being
+   * built, staged or claimed): a candidate import of the same address is then `already_imported`.
+   */
+  async findHeldCv(
+    db: Db,
+    accountId: string,
+    emailKey: string,
+  ): Promise<Pick<ApplicationRow, 'id'> | undefined> {
+    return db
+      .selectFrom('applications')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('email_key', '=', emailKey)
+      .where('cv_status', 'in', ['processing', 'staged', 'claimed'])
+      .orderBy('created_at')
+      .executeTakeFirst();
+  },
+
+  /** processing → claimed for an application that stands on the person's own account CV. */
+  async markStandingOnAccount(db: Db, id: string, at: Date): Promise<void> {
+    await db
+      .updateTable('applications')
+      .set({ cv_status: 'claimed', claimed_at: at, updated_at: at })
+      .where('id', '=', id)
+      .where('cv_status', '=', 'processing')
+      .execute();
+  },
+
   async countSince(db: Db, by: { accountId: string } | { jobId: string }, since: Date): Promise<number> {
     let query = db
       .selectFrom('applications')

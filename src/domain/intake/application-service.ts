@@ -132,24 +132,34 @@ export function createApplicationService(deps: {
           source,
           blob_key: holdsAccount ? null : upload.id,
           status: 'received',
-          cv_status: holdsAccount ? 'claimed' : 'processing',
+          cv_status: 'processing',
           reason: null,
-          claimed_at: holdsAccount ? at : null,
+          claimed_at: null,
           created_at: at,
           updated_at: at,
         });
-        if (!holdsAccount)
+        if (holdsAccount) {
+          // The application stands on the person's own CV: nothing is built; a moment later the
+          // status reads `claimed` (the 201 keeps the spec's `processing`).
+          await queue.enqueue(
+            trx,
+            'stand-on-account-cv',
+            { applicationId: id },
+            { key: `stand-on-account-cv:${id}` },
+          );
+        } else {
           await queue.enqueue(
             trx,
             'build-cv',
             { kind: 'application', id },
             { key: `build-cv:application:${id}` },
           );
+        }
         const answer: ApplicationCreated = {
           applicationId: id,
           candidateId: id,
           status: 'received',
-          cvStatus: holdsAccount ? 'claimed' : 'processing',
+          cvStatus: 'processing',
           // openJob let only a published job through.
           job: { id: job.id, status: 'published' },
         };
@@ -174,6 +184,11 @@ export function createApplicationService(deps: {
       if (upload) await uploads.discard(accountId, upload.id);
       if (seal) await db.transaction().execute((trx) => seal(trx, answer));
       return answer;
+    },
+
+    /** Task: an application of a person who holds an account is `claimed` (processing → claimed). */
+    async standOnAccountCv(applicationId: string): Promise<void> {
+      await applicationRepository.markStandingOnAccount(db, applicationId, clock.now());
     },
 
     async status(accountId: string, applicationId: string): Promise<ApplicationStatus> {

@@ -12,8 +12,10 @@ import {
   uploadInvalid,
 } from '../errors.ts';
 import type { Seal } from '../seal.ts';
+import { applicationRepository } from './application-repository.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
 import { looksLikeCv } from './cv-likeness.ts';
+import { notACv } from './not-a-cv.ts';
 import { emailKey, utcDay } from './day-window.ts';
 import type { CvFileStore } from './ports.ts';
 import type { UploadService } from './upload-service.ts';
@@ -29,12 +31,6 @@ type ImportOutcome =
   | { kind: 'existing_account' }
   | { kind: 'rejected'; rejection: Rejection }
   | { kind: 'queued' };
-
-const NOT_A_CV: Rejection = {
-  reason: 'not_a_cv',
-  detail:
-    'The file is a readable PDF, but it does not read as a CV: no contact details, dates or CV sections were found.',
-};
 
 const alreadyImported = (candidateId: string): CandidateCreated => ({
   candidateId,
@@ -145,6 +141,17 @@ export function createCandidateService(deps: {
   }
 
   /**
+   * The id the account already holds a CV under for this address: an earlier import, else an
+   * application to one of its roles whose CV is being built, staged or claimed (the application's
+   * id is also its candidate id). A deleted or failed CV is not held, so the person can be imported.
+   */
+  async function heldCvFor(on: Db, accountId: string, key: string): Promise<string | undefined> {
+    const imported = await candidateRepository.findByAddress(on, accountId, key);
+    if (imported) return imported.id;
+    return (await applicationRepository.findHeldCv(on, accountId, key))?.id;
+  }
+
+  /**
    * The outcome the service decides for the person and the file, in the spec's order: suppressed,
    * already imported, an existing platform account, the CV checks (a refused file is 422
    * `cv_rejected` and is thrown from here), a file that passes them but does not read as a CV
@@ -153,11 +160,11 @@ export function createCandidateService(deps: {
   async function decide(accountId: string, upload: UploadRow, input: CandidateWrite): Promise<ImportOutcome> {
     const key = emailKey(input.email);
     if (await candidateRepository.isSuppressed(db, key)) return { kind: 'suppressed' };
-    const already = await candidateRepository.findByAddress(db, accountId, key);
-    if (already) return { kind: 'already_imported', candidateId: already.id };
+    const already = await heldCvFor(db, accountId, key);
+    if (already) return { kind: 'already_imported', candidateId: already };
     if (await candidateRepository.findPerson(db, key)) return { kind: 'existing_account' };
     const verdict = await uploads.inspect(upload, input.locale ?? 'en');
-    if (!looksLikeCv(verdict.text)) return { kind: 'rejected', rejection: NOT_A_CV };
+    if (!looksLikeCv(verdict.text)) return { kind: 'rejected', rejection: notACv(input.locale ?? 'en') };
     return { kind: 'queued' };
   }
 
@@ -194,11 +201,9 @@ export function createCandidateService(deps: {
     const result = await db.transaction().execute(async (trx) => {
       await accountRepository.findForUpdate(trx, accountId);
       await budget(trx, accountId, clock.now());
-      const raced = row.email_key
-        ? await candidateRepository.findByAddress(trx, accountId, row.email_key)
-        : null;
+      const raced = row.email_key ? await heldCvFor(trx, accountId, row.email_key) : undefined;
       if (raced) {
-        const out = alreadyImported(raced.id);
+        const out = alreadyImported(raced);
         await uploads.spend(trx, accountId, uploadId);
         await seal?.(trx, out);
         return { out, keep: false };

@@ -10,6 +10,7 @@ import {
   badRequest,
   companyAddressRequired,
   conflict,
+  expiredNeedsPublish,
   managedAdLocked,
   noSlotAvailable,
   notFound,
@@ -217,8 +218,11 @@ export function createJobService(deps: {
           // An expired ad's slot was freed when it expired; extending its expiry does not retake it.
           if (status === 'expired' && row.managed_since !== null) changes.managed_since = null;
         }
-        if (expiresAt !== undefined && expiresAt?.getTime() !== row.expires_at?.getTime())
+        if (expiresAt !== undefined && expiresAt?.getTime() !== row.expires_at?.getTime()) {
+          // expired → published only by POST publish (the publish conditions, back unmanaged).
+          if (status === 'expired') throw expiredNeedsPublish();
           changes.expires_at = expiresAt;
+        }
         if (input.maxMatches !== undefined && input.maxMatches !== row.max_matches)
           changes.max_matches = input.maxMatches;
         let result = row;

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { LOCKED_WHEN_MANAGED, type PUBLISH_REQUIREMENTS } from '../../contract/errors.ts';
 import { WORD_FIELDS } from '../../contract/job.ts';
+import { sanitizeDescription } from '../../lib/sanitize.ts';
 import { parseInstant } from '../../lib/time.ts';
 import { badRequest } from '../errors.ts';
 
@@ -16,6 +17,9 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 export function pickWords(input: Words): Words {
   const words: Words = {};
   for (const field of WORD_FIELDS) if (input[field] !== undefined) words[field] = input[field];
+  // Sanitised on write with the hosted page's allow-list: integrators who render the description
+  // get the same safe HTML the page shows (no scripts, handlers, styles or foreign schemes).
+  if (typeof words.description === 'string') words.description = sanitizeDescription(words.description);
   return words;
 }
 

@@ -12,6 +12,7 @@ import {
   formatMoney,
   pageLang,
 } from './i18n.ts';
+import { LISTING_WORDS, countryName } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
 
 const EMPLOYMENT_TYPE: Record<string, string> = {
@@ -31,8 +32,34 @@ const UNIT: Record<string, string> = {
   annual: 'YEAR',
 };
 
-/** schema.org JobPosting, as Google for Jobs reads it. */
-export function jobPostingJsonLd(job: AuthoredJob): Record<string, unknown> {
+/**
+ * Where the job is, as Google requires it: a `jobLocation` with an address, or a remote job
+ * (`TELECOMMUTE`) with the applicant's country. Null when the ad gives neither: Google rejects a
+ * JobPosting without them, so the page then carries no JobPosting at all (docs/decisions.md).
+ */
+function jobPlace(job: AuthoredJob): Record<string, unknown> | null {
+  const loc = job.location;
+  const address =
+    loc && (loc.city || loc.state || loc.country)
+      ? {
+          '@type': 'PostalAddress',
+          ...(loc.city ? { addressLocality: loc.city } : {}),
+          ...(loc.state ? { addressRegion: loc.state } : {}),
+          ...(loc.country ? { addressCountry: loc.country } : {}),
+        }
+      : null;
+  const jobLocation = address ? { jobLocation: { '@type': 'Place', address } } : {};
+  if (loc?.remotePolicy === 'remote' && loc.country) {
+    return {
+      jobLocationType: 'TELECOMMUTE',
+      applicantLocationRequirements: { '@type': 'Country', name: loc.country },
+    };
+  }
+  return address ? jobLocation : null;
+}
+
+/** schema.org JobPosting, as Google for Jobs reads it; null when Google would reject it. */
+export function jobPostingJsonLd(job: AuthoredJob): Record<string, unknown> | null {
   const types = [job.employmentType, job.contractType]
     .map((t) => (t ? EMPLOYMENT_TYPE[t] : undefined))
     .filter(Boolean);
@@ -53,22 +80,9 @@ export function jobPostingJsonLd(job: AuthoredJob): Record<string, unknown> {
   if (job.postedAt) ld.datePosted = job.postedAt;
   if (job.expiresAt) ld.validThrough = job.expiresAt;
   if (types.length > 0) ld.employmentType = [...new Set(types)];
-  const loc = job.location;
-  const address =
-    loc && (loc.city || loc.state || loc.country)
-      ? {
-          '@type': 'PostalAddress',
-          ...(loc.city ? { addressLocality: loc.city } : {}),
-          ...(loc.state ? { addressRegion: loc.state } : {}),
-          ...(loc.country ? { addressCountry: loc.country } : {}),
-        }
-      : null;
-  if (loc?.remotePolicy === 'remote') {
-    ld.jobLocationType = 'TELECOMMUTE';
-    if (loc.country) ld.applicantLocationRequirements = { '@type': 'Country', name: loc.country };
-  } else if (address) {
-    ld.jobLocation = { '@type': 'Place', address };
-  }
+  const place = jobPlace(job);
+  if (!place) return null;
+  Object.assign(ld, place);
   const salary = job.salary;
   if (salary && (salary.min !== undefined || salary.max !== undefined) && salary.currency) {
     const unit = UNIT[(salary.period ?? '').trim().toLowerCase()] ?? undefined;
@@ -98,7 +112,9 @@ export function scriptJson(value: unknown): string {
 function facts(job: AuthoredJob, w: PageWords, lang: PageLang): string {
   const items: string[] = [];
   const loc = job.location;
-  const where = [loc?.city, loc?.state, loc?.country].filter(Boolean).join(', ');
+  const where = [loc?.city, loc?.state, loc?.country ? countryName(lang, loc.country) : undefined]
+    .filter(Boolean)
+    .join(', ');
   if (where || loc?.remotePolicy) {
     items.push(
       `${e(w.location)}: ${e(where)}${where && loc?.remotePolicy ? ' · ' : ''}${loc?.remotePolicy ? e(w.remote[loc.remotePolicy]) : ''}${loc?.onsiteDays ? ` (${e(loc.onsiteDays)})` : ''}`,
@@ -115,6 +131,10 @@ function facts(job: AuthoredJob, w: PageWords, lang: PageLang): string {
       : null;
     items.push(`${e(w.salary)}: ${e(range)}${period ? ` ${e(w.per(period))}` : ''}`);
   }
+  const x = LISTING_WORDS[lang];
+  if (job.seniority) items.push(`${e(x.seniority)}: ${e(job.seniority)}`);
+  if (job.yearsExperience) items.push(`${e(x.experience)}: ${e(x.years(job.yearsExperience))}`);
+  if (job.workStyle) items.push(`${e(x.workStyle)}: ${e(job.workStyle)}`);
   if (job.employmentType) items.push(e(w.employment[job.employmentType]));
   if (job.contractType) items.push(e(w.contract[job.contractType]));
   if (job.postedAt)
@@ -207,13 +227,17 @@ export const jobPage: Route = (app, { publicJobs }) => {
         return sendPage(reply, 404, lang, w.notFound, `<h1>${e(w.notFound)}</h1><p>${e(w.notFoundBody)}</p>`);
       const live = found.kind === 'live';
       const pathFor = (l: PageLang) => `/${l}/jobs/${company}/${role}`;
+      // hreflang alternates must be absolute URLs.
+      const absolute = (l: PageLang) =>
+        found.job.url ? new URL(pathFor(l), found.job.url).href : pathFor(l);
+      const ld = live ? jobPostingJsonLd(found.job) : null;
       const head = [
         `<meta name="description" content="${e(plainText(found.job.description).slice(0, 160))}">`,
         found.job.url
           ? `<link rel="canonical" href="${e(found.job.url.replace(/\/en\/jobs\//, `/${lang}/jobs/`))}">`
           : '',
-        ...PAGE_LANGS.map((l) => `<link rel="alternate" hreflang="${l}" href="${e(pathFor(l))}">`),
-        live ? `<script type="application/ld+json">${scriptJson(jobPostingJsonLd(found.job))}</script>` : '',
+        ...PAGE_LANGS.map((l) => `<link rel="alternate" hreflang="${l}" href="${e(absolute(l))}">`),
+        ld ? `<script type="application/ld+json">${scriptJson(ld)}</script>` : '',
       ].join('');
       // A closed role's page answers 410 so search engines drop it.
       return sendPage(

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { type ErrorCode, routeErrorCodes } from '../../contract/errors.ts';
+import { Text } from '../../contract/text.ts';
 
 const RATE_LIMIT_NOTE =
   'Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.';
@@ -42,7 +43,7 @@ export function v1Docs(options: {
       ? {
           headers: Type.Object({
             'idempotency-key': Type.Optional(
-              Type.String({
+              Text({
                 minLength: 1,
                 maxLength: 255,
                 description: 'A unique key per intended request, up to 255 characters.',

@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
+import { Text } from '../../../contract/text.ts';
 import type { Route } from '../../types.ts';
 
 const JobPath = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  jobId: Type.String({ minLength: 1, maxLength: 64 }),
+  accountId: Text({ minLength: 1, maxLength: 64 }),
+  jobId: Text({ minLength: 1, maxLength: 64 }),
 });
-const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+const Email = Text({ format: 'email', minLength: 3, maxLength: 254 });
 
 export const listJobApplications: Route = (app, { applications }) => {
   app.get(
@@ -25,7 +26,7 @@ export const addPerson: Route = (app, { candidates }) => {
       schema: {
         hide: true,
         body: Type.Object(
-          { email: Email, name: Type.String({ minLength: 1, maxLength: 200 }) },
+          { email: Email, name: Text({ minLength: 1, maxLength: 200 }) },
           { additionalProperties: false },
         ),
       },

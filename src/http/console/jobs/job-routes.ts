@@ -1,12 +1,13 @@
 import { Type } from 'typebox';
+import { Text } from '../../../contract/text.ts';
 import { PublishBody } from '../../../contract/job.ts';
 import type { Route } from '../../types.ts';
 
 const JobPath = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  jobId: Type.String({ minLength: 1, maxLength: 64 }),
+  accountId: Text({ minLength: 1, maxLength: 64 }),
+  jobId: Text({ minLength: 1, maxLength: 64 }),
 });
-const AccountPath = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 64 }) });
+const AccountPath = Type.Object({ accountId: Text({ minLength: 1, maxLength: 64 }) });
 const base = '/console/v1/accounts/:accountId/jobs';
 
 export const listAccountJobs: Route = (app, { jobs }) => {

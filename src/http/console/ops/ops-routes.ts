@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Text } from '../../../contract/text.ts';
 import type { Route } from '../../types.ts';
 
 export const listMail: Route = (app, { mail }) => {
@@ -9,7 +10,7 @@ export const listMail: Route = (app, { mail }) => {
       schema: {
         hide: true,
         querystring: Type.Object(
-          { to: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })) },
+          { to: Type.Optional(Text({ minLength: 1, maxLength: 254 })) },
           { additionalProperties: false },
         ),
       },
@@ -57,7 +58,7 @@ export const retryTask: Route = (app, { tasks }) => {
     '/console/v1/tasks/:taskId/retry',
     {
       config: { console: true },
-      schema: { hide: true, params: Type.Object({ taskId: Type.String({ minLength: 1, maxLength: 64 }) }) },
+      schema: { hide: true, params: Type.Object({ taskId: Text({ minLength: 1, maxLength: 64 }) }) },
     },
     async (request) => {
       await tasks.retry(request.params.taskId);

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
+import { Text } from '../../../contract/text.ts';
 import { TemplateCreate, TemplatePatch } from '../../../contract/screening.ts';
 import type { Route } from '../../types.ts';
 
-const Id = Type.String({ minLength: 1, maxLength: 64 });
+const Id = Text({ minLength: 1, maxLength: 64 });
 const base = '/console/v1/accounts/:accountId';
 
 export const createTemplate: Route = (app, { screening }) => {
@@ -57,7 +58,7 @@ export const billing: Route = (app, { screening }) => {
       schema: {
         hide: true,
         params: Type.Object({ accountId: Id }),
-        querystring: Type.Object({ month: Type.String({ maxLength: 7 }) }, { additionalProperties: false }),
+        querystring: Type.Object({ month: Text({ maxLength: 7 }) }, { additionalProperties: false }),
       },
     },
     async (request) => screening.billing(request.params.accountId, request.query.month),

@@ -18,7 +18,7 @@ export const editJob: Route = (app, { jobs }) => {
           tag: 'jobs',
           scope: 'jobs:write',
           success: { 200: Type.Object({ job: AuthoredJobRef, pendingRevision: Type.Boolean() }) },
-          errors: ['not_found', 'managed_ad_locked'],
+          errors: ['not_found', 'conflict', 'managed_ad_locked'],
         }),
       },
     },

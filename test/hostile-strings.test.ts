@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { LightMyRequestResponse } from 'fastify';
+import {
+  applicationBody,
+  closeDatabase,
+  consoleCall,
+  createPublished,
+  errorOf,
+  intakeAccount,
+  startApp,
+  type TestContext,
+} from './harness.ts';
+
+/**
+ * Strings the database refuses (a NUL character; an unpaired UTF-16 surrogate, which PostgreSQL's
+ * JSON refuses) are refused by the schema with a 400 naming the field, wherever they come from:
+ * body, path, query. Before, each was a 500.
+ */
+
+let ctx: TestContext;
+
+before(async () => {
+  ctx = await startApp();
+});
+
+after(async () => {
+  await ctx.close();
+  await closeDatabase();
+});
+
+function assertRefused(res: LightMyRequestResponse, field: RegExp) {
+  assert.equal(res.statusCode, 400, res.body);
+  const error = errorOf(res);
+  assert.equal(error.code, 'bad_request');
+  assert.match(error.message, field);
+  assert.match(error.message, /NUL|surrogate/);
+  assert.match(error.requestId, /^req_/);
+}
+
+const HOSTILE: [string, string][] = [
+  ['a NUL character', 'a\u0000b'],
+  ['a lone high surrogate', '\ud800'],
+  ['a lone low surrogate', 'x\udc00y'],
+  ['a reversed pair', '\udc00\ud800'],
+];
+
+describe('bodies', () => {
+  for (const [name, value] of HOSTILE) {
+    test(`job title with ${name} → 400 naming title`, async () => {
+      const { api } = await intakeAccount(ctx.app);
+      const res = await api.post('/v1/jobs', { title: value });
+      assertRefused(res, /^title /);
+    });
+
+    test(`a nested string with ${name} → 400 naming skills[0].name`, async () => {
+      const { api } = await intakeAccount(ctx.app);
+      const res = await api.post('/v1/jobs', { title: 'T', skills: [{ name: value, level: 'required' }] });
+      assertRefused(res, /skills\[0\]\.name/);
+    });
+
+    test(`an application's name with ${name} → 400 naming name`, async () => {
+      const { api } = await intakeAccount(ctx.app);
+      const job = await createPublished(api);
+      const res = await api.post(
+        `/v1/jobs/${job.id}/applications`,
+        applicationBody(ctx.clock, 'upl_x', { name: value }),
+        { 'idempotency-key': `k-${Math.random()}` },
+      );
+      assertRefused(res, /^name /);
+    });
+  }
+
+  test('a lawfulBasis key with a NUL character → 400 naming lawfulBasis', async () => {
+    const { api } = await intakeAccount(ctx.app);
+    const job = await createPublished(api);
+    const res = await api.post(
+      `/v1/jobs/${job.id}/applications`,
+      applicationBody(ctx.clock, 'upl_x', { lawfulBasis: { attested: true, 'note\u0000': 'x' } }),
+      { 'idempotency-key': `k-${Math.random()}` },
+    );
+    assertRefused(res, /A property name in lawfulBasis/);
+  });
+
+  test('a lawfulBasis value with a lone surrogate → 400', async () => {
+    const { api } = await intakeAccount(ctx.app);
+    const job = await createPublished(api);
+    const res = await api.post(
+      `/v1/jobs/${job.id}/applications`,
+      applicationBody(ctx.clock, 'upl_x', { lawfulBasis: { attested: true, note: '\ud83d' } }),
+      { 'idempotency-key': `k-${Math.random()}` },
+    );
+    assert.equal(res.statusCode, 400, res.body);
+    assert.match(errorOf(res).message, /lawfulBasis/);
+  });
+
+  test('a console body (account name) → 400 naming name', async () => {
+    const res = await consoleCall(ctx.app, 'POST', '/accounts', { name: 'Co\u0000' });
+    assertRefused(res, /^name /);
+  });
+
+  test('well-formed pairs (emoji, CJK extension) and other controls are accepted', async () => {
+    const { api } = await intakeAccount(ctx.app);
+    const title = 'Chef 👩‍🍳 𠀀 tab\there';
+    const res = await api.post('/v1/jobs', { title, description: 'bell \u0007 ok' });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().job.title, title);
+  });
+
+  test('a raw JSON escape \\u0000 in the body text is refused the same way', async () => {
+    const { key } = await intakeAccount(ctx.app);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/jobs',
+      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+      payload: '{"title":"a\\u0000b"}',
+    });
+    assertRefused(res, /^title /);
+  });
+});
+
+describe('path parameters and query strings', () => {
+  const paths = [
+    ['/v1/jobs/%00', /jobId/],
+    ['/v1/jobs/job_%00', /jobId/],
+    ['/v1/applications/%00', /applicationId/],
+  ] as const;
+  for (const [url, field] of paths) {
+    test(`GET ${url} → 400 naming the path parameter, never 500`, async () => {
+      const { api } = await intakeAccount(ctx.app);
+      const res = await api.get(url);
+      assertRefused(res, field);
+    });
+  }
+
+  test('POST /v1/jobs/%00/close → 400', async () => {
+    const { api } = await intakeAccount(ctx.app);
+    assertRefused(await api.post('/v1/jobs/%00/close'), /jobId/);
+  });
+
+  test('console GET /console/v1/accounts/%00 → 400', async () => {
+    assertRefused(await consoleCall(ctx.app, 'GET', '/accounts/%00'), /accountId/);
+  });
+
+  test('GET /v1/jobs?updatedSince=%00 → 400 naming updatedSince', async () => {
+    const { api } = await intakeAccount(ctx.app);
+    assertRefused(await api.get('/v1/jobs?updatedSince=%00'), /updatedSince/);
+  });
+});
+
+describe('the served OpenAPI document says it', () => {
+  test('every string a request carries refuses NUL and lone surrogates by its own schema', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    const doc = res.json() as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const ajv = new Ajv({ strict: false, validateFormats: true });
+    addFormats.default(ajv);
+    for (const [id, schema] of Object.entries(doc.components.schemas)) {
+      ajv.addSchema(schema as object, `#/components/schemas/${id}`);
+    }
+    let checked = 0;
+    const unsafe: string[] = [];
+    const visit = (schema: unknown, where: string) => {
+      if (schema === null || typeof schema !== 'object') return;
+      const s = schema as Record<string, unknown>;
+      if (s.type === 'string' && !Array.isArray(s.enum) && s.const === undefined) {
+        checked += 1;
+        const validate = ajv.compile({ ...s, description: undefined });
+        for (const [, value] of HOSTILE) {
+          if (validate(value)) unsafe.push(`${where} accepts ${JSON.stringify(value)}`);
+        }
+      }
+      for (const [key, child] of Object.entries(s)) {
+        if (key === 'examples' || key === 'example') continue;
+        if (!Array.isArray(child)) visit(child, `${where}.${key}`);
+        else for (const [i, c] of child.entries()) visit(c, `${where}.${key}[${i}]`);
+      }
+    };
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const parameter of operation.parameters ?? []) {
+          visit(parameter.schema, `${method} ${path} ${parameter.in} ${parameter.name}`);
+        }
+        const body = operation.requestBody?.content?.['application/json']?.schema;
+        if (body) visit(body, `${method} ${path} body`);
+      }
+    }
+    assert.deepEqual(unsafe, []);
+    assert.ok(checked >= 30, `request strings checked: ${checked}`);
+  });
+});
+
+interface Operation {
+  parameters?: { in: string; name: string; schema: unknown }[];
+  requestBody?: { content?: Record<string, { schema: unknown }> };
+}
