@@ -2,6 +2,7 @@ import type { Registry } from 'prom-client';
 import type { App } from '../types.ts';
 import type { Services } from '../../deps.ts';
 import { unavailable } from '../../domain/errors.ts';
+import { registerReferencePage } from './reference-page.ts';
 
 export function registerProbes(app: App, services: Services, registry: Registry): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -21,6 +22,7 @@ export function registerProbes(app: App, services: Services, registry: Registry)
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerReferencePage(app, 'Careers API reference');
   app.get('/console/v1/openapi.json', { schema: { hide: true } }, async () =>
     (app as unknown as { consoleSwagger: () => unknown }).consoleSwagger(),
   );
