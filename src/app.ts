@@ -6,6 +6,8 @@ import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
 import { registerApplyPages } from './http/pages/apply-page.ts';
+import type { ApplyTunables } from './http/pages/apply/challenge.ts';
+import { registerConsoleWeb } from './http/console-web/index.ts';
 import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
@@ -16,6 +18,7 @@ import {
   renderError,
   renderFrameworkError,
 } from './plugins/error-handler.ts';
+import { registerFaultMetrics, watchRateLimitStore } from './plugins/fault-errors.ts';
 import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
@@ -39,6 +42,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Requests without a valid credential one client address may send a minute (the guard's default otherwise). */
   authFailuresPerMinute?: number;
+  /** The hosted apply page's abuse limits (challenge.ts's defaults otherwise). */
+  applyPage?: Partial<ApplyTunables>;
 }
 
 export const MAX_HEADER_BYTES = 16_384;
@@ -135,6 +140,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.logger) registerRequestLog(app);
 
   const registry = registerMetrics(app);
+  const faultMetrics = registerFaultMetrics(app, registry);
+  watchRateLimitStore(app, options.rateLimits, faultMetrics);
   await registerOpenApi(app, options.publicBaseUrl);
   await registerConsoleOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {
@@ -150,12 +157,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const storeRefusal = registerIdempotency(app, options.services.idempotency);
   registerErrorHandling(app, storeRefusal);
 
-  registerProbes(app, options.services, registry);
+  registerProbes(app, options.services, registry, options.rateLimits);
   if (options.files.kind === 'local') {
     registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
   }
   for (const route of routes) route(app, options.services);
   registerApplyPages(app, options.services, {
+    rateLimits: options.rateLimits,
+    clock: options.clock,
+    secureCookies: options.publicBaseUrl.startsWith('https://'),
+    ...(options.applyPage ? { tunables: options.applyPage } : {}),
+  });
+  registerConsoleWeb(app, options.services, {
     rateLimits: options.rateLimits,
     clock: options.clock,
     secureCookies: options.publicBaseUrl.startsWith('https://'),

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -8,8 +9,8 @@ export interface Config {
     readonly host: string;
     readonly publicBaseUrl: string;
     readonly bodyLimitBytes: number;
-    /** Fastify's trustProxy: whose X-Forwarded-For to believe for the client's address. */
-    readonly trustProxy: boolean | number | string;
+    /** Whose X-Forwarded-For to believe for the client's address: a hop count or proxy CIDRs. */
+    readonly trustProxy: false | number | string;
   };
   readonly dataDir: string;
   readonly databaseUrl: string | null;
@@ -26,6 +27,10 @@ export interface Config {
   readonly role: Role;
   readonly cv: { readonly maxBytes: number; readonly maxPages: number; readonly stagedTtlSeconds: number };
   readonly logLevel: string;
+  /** On SIGTERM/SIGINT: how long in-flight requests and tasks get before the process exits (0). */
+  readonly shutdownGraceMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may use http and private addresses (development, tests). */
+  readonly webhooks: { readonly allowPrivate: boolean };
 }
 
 export class ConfigError extends Error {
@@ -68,15 +73,38 @@ function url(env: Env, name: string, protocols: readonly string[]): string | nul
   return raw;
 }
 
-function trustProxy(env: Env): boolean | number | string {
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One entry of a TRUST_PROXY list: an IPv4/IPv6 address, a CIDR, or a proxy-addr range name. */
+function proxyEntryValid(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Whose X-Forwarded-For to believe: a hop count (the proxies nearest the server) or the proxies'
+ * addresses and CIDRs. `true` would believe every hop, so the left-most address, which the client
+ * writes itself: it is refused (decisions.md).
+ */
+function trustProxy(env: Env): false | number | string {
   const raw = text(env, 'TRUST_PROXY');
-  if (raw === null || raw === 'false') return false;
-  if (raw === 'true') return true;
+  if (raw === null || raw === 'false' || raw === '0') return false;
+  if (raw === 'true')
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'must not be true: that trusts every X-Forwarded-For hop, so any client could choose its own address (and bypass the per-address limits). Set the number of proxies in front of the service (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8)',
+    );
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
-  if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => entry !== '' && proxyEntryValid(entry))) return entries.join(',');
   throw new ConfigError(
     'TRUST_PROXY',
-    'must be true, false, a hop count, or a comma-separated list of proxy addresses/CIDRs',
+    `must be false, a hop count (e.g. 1), or a comma-separated list of proxy addresses/CIDRs (e.g. 10.0.0.0/8,::1), got "${raw}"`,
   );
 }
 
@@ -132,5 +160,14 @@ export function parseConfig(env: Env = process.env): Config {
       stagedTtlSeconds: integer(env, 'STAGED_CV_TTL_SECONDS', 2_592_000, 1, 315_360_000),
     }),
     logLevel,
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 1_000, 600_000),
+    webhooks: Object.freeze({ allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE') }),
   });
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = text(env, name);
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }

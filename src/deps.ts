@@ -9,6 +9,7 @@ import { createApplicationService } from './domain/intake/application-service.ts
 import { createCandidateService } from './domain/intake/candidate-service.ts';
 import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
+import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';
@@ -26,7 +27,14 @@ import { createTaskQueue } from './tasks/queue.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { taskRepository } from './tasks/task-repository.ts';
+import { createMatchService } from './domain/matches/match-service.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
+import { createEventLog } from './domain/events/event-log.ts';
+import { createWebhookService } from './domain/events/webhook-service.ts';
+import { type DispatcherLog, createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
+import { type Resolver, createWebhookSender } from './webhooks/sender.ts';
+import { createAuditService } from './domain/console-users/audit-service.ts';
+import { createConsoleUserService } from './domain/console-users/user-service.ts';
 
 export interface ServiceDeps {
   handle: DbHandle;
@@ -38,6 +46,8 @@ export interface ServiceDeps {
   mailer: Mailer;
   build: VirtualCvBuilder;
   stagedTtlSeconds: number;
+  /** Webhook delivery: WEBHOOK_ALLOW_PRIVATE, and the resolver (tests inject one). */
+  webhooks?: { allowPrivate: boolean; resolve?: Resolver };
 }
 
 const FINISHED_TASKS_KEPT_MS = 7 * 86_400_000;
@@ -49,6 +59,9 @@ export function createServices(deps: ServiceDeps) {
   const queue = createTaskQueue({ clock });
   const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
   const idempotency = createIdempotencyService({ db, clock });
+  const events = createEventLog({ db, clock });
+  const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
+  const matches = createMatchService({ db, clock, queue });
   const cv = createCvService({
     db,
     clock,
@@ -59,43 +72,85 @@ export function createServices(deps: ServiceDeps) {
     queue,
     publicBaseUrl,
     stagedTtlSeconds: deps.stagedTtlSeconds,
+    events,
+    matches,
   });
-  const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer });
-  const applications = createApplicationService({ db, clock, uploads, queue });
+  const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
+  const applications = createApplicationService({ db, clock, uploads, queue, events });
+  const audit = createAuditService({ db, clock });
+  const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p) => cv.buildCv(p.kind, p.id),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
     'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
     'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
     'stand-on-account-cv': (p) => applications.standOnAccountCv(p.applicationId),
+    'generate-matches': async (p) => {
+      await matches.generate(p.accountId, p.jobId);
+    },
+    'refresh-matches': async (p) => {
+      await matches.refresh(p.accountId);
+    },
   };
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
     applications,
-    candidates: createCandidateService({ db, clock, uploads, files, queue }),
+    hostedApply: createHostedApplyService({ clock, uploads, applications }),
+    candidates: createCandidateService({ db, clock, uploads, files, queue, matches }),
     keys: createKeyService({ db, clock }),
     idempotency,
-    jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening }),
+    jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
     cvLimits,
     cv,
     screening,
     taskHandlers,
+    matches,
     tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),
+    events,
+    webhooks,
+    /** The webhook deliverer (started by worker processes); its own HTTP client and slots. */
+    webhookDispatcher(options: {
+      log: DispatcherLog;
+      concurrency?: number;
+      perEndpoint?: number;
+      pollMs?: number;
+    }) {
+      const sender = createWebhookSender({
+        allowPrivate: deps.webhooks?.allowPrivate ?? false,
+        ...(deps.webhooks?.resolve ? { resolve: deps.webhooks.resolve } : {}),
+      });
+      const dispatcher = createWebhookDispatcher({ db, clock, sender, ...options });
+      return {
+        ...dispatcher,
+        async stop() {
+          await dispatcher.stop();
+          sender.close();
+        },
+      };
+    },
+    audit,
+    consoleUsers,
     /** Retention and housekeeping; safe to run on several workers at once. */
     async maintenance() {
       return {
         idempotencyRecords: await idempotency.sweep(),
         uploads: await uploads.sweep(),
         stagedCvs: await cv.expireStaged(),
+        // Edits of a managed role's words or cap, and roles newly managed, queue their generation.
+        matchGenerations: await matches.refresh(null),
         finishedTasks: await taskRepository.deleteFinished(
           db,
           new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),
         ),
+        expiredJobEvents: await events.sweepExpiredJobs(),
+        oldEvents: await events.sweepOld(),
+        finishedDeliveries: await webhooks.sweepFinished(),
+        consoleSessions: await consoleUsers.sweepSessions(),
       };
     },
   };
@@ -160,6 +215,7 @@ export async function createRuntime(
     mailer,
     build: buildVirtualCv as VirtualCvBuilder,
     stagedTtlSeconds: config.cv.stagedTtlSeconds,
+    webhooks: { allowPrivate: config.webhooks.allowPrivate },
   };
   return {
     handle,

@@ -50,8 +50,12 @@ async function main(): Promise<void> {
     handlers: runtime.services.taskHandlers,
     log: app.log.child({ component: 'worker' }),
   });
+  const webhookDeliveries = runtime.services.webhookDispatcher({
+    log: app.log.child({ component: 'webhooks' }),
+  });
   if (config.role !== 'api') {
     worker.start();
+    webhookDeliveries.start();
     const sweep = async () => {
       try {
         const swept = await runtime.services.maintenance();
@@ -75,23 +79,48 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
+  // SIGTERM (a deploy, docker stop) and SIGINT: stop accepting, finish what is in flight, hand
+  // back unfinished tasks, close the pools, exit 0 — all within SHUTDOWN_GRACE_MS.
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const grace = config.shutdownGraceMs;
+    const deadline = Date.now() + grace;
+    // What the last steps (releasing tasks, closing pools) are kept for, out of the grace.
+    const reserve = Math.min(1_500, grace / 4);
+    app.log.info({ signal, graceMs: grace }, 'shutting down: finishing in-flight requests');
     for (const timer of timers) clearInterval(timer);
-    const force = setTimeout(() => process.exit(1), 25_000).unref();
-    try {
-      await app.close();
-      await worker.stop();
-      await runtime.close();
-    } finally {
-      clearTimeout(force);
+    const force = setTimeout(() => {
+      app.log.error({ graceMs: grace }, 'shutdown did not finish within the grace; exiting');
+      process.exit(1);
+    }, grace);
+    force.unref();
+    const within = <T>(promise: Promise<T>, ms: number) =>
+      Promise.race([promise.then(() => true), sleep(Math.max(0, ms)).then(() => false)]);
+    // The listener closes at once (new connections are refused; a request on a kept-alive
+    // connection is answered 503); requests already running finish, the worker's tasks too.
+    const closing = app.close();
+    const stoppingWorker = worker.stop(deadline - reserve - Date.now());
+    const stoppingDeliveries = webhookDeliveries.stop();
+    if (!(await within(closing, deadline - reserve - Date.now()))) {
+      app.log.warn('shutdown: requests still running at the end of the grace are cut off');
+      app.server.closeAllConnections();
+      await within(closing, 200);
     }
+    await within(stoppingWorker, deadline - Date.now() - reserve / 2);
+    await within(stoppingDeliveries, deadline - Date.now() - reserve / 2);
+    await within(runtime.services.idempotency.stop(), 200);
+    await within(runtime.close(), deadline - Date.now() - 100);
+    clearTimeout(force);
+    app.log.info({ signal, tookMs: grace - (deadline - Date.now()) }, 'stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 await main();

@@ -33,6 +33,8 @@ const DEFAULT_LIMITS = {
   managedAdSlots: 5,
   includedScreeningsPerManagedAd: 10,
   monthlyOverageCapCents: 50000,
+  hostedDailyApplications: 300,
+  hostedJobDailyApplications: 100,
 };
 
 function assertError(res: LightMyRequestResponse, status: number, code: string) {

@@ -83,6 +83,12 @@ export async function startApp(
     publicBaseUrl?: string;
     /** The guard's budget of requests without a valid credential per client address and minute. */
     authFailuresPerMinute?: number;
+    /** The hosted apply page's abuse limits. */
+    applyPage?: AppOptions['applyPage'];
+    /** Whose X-Forwarded-For to believe (TRUST_PROXY as parsed). */
+    trustProxy?: AppOptions['trustProxy'];
+    /** Webhook delivery: private addresses allowed, and a resolver in place of DNS. */
+    webhooks?: { allowPrivate: boolean; resolve?: import('../src/webhooks/sender.ts').Resolver };
   } = {},
 ): Promise<TestContext> {
   const publicBaseUrl = options.publicBaseUrl ?? BASE_URL;
@@ -106,6 +112,7 @@ export async function startApp(
     mailer,
     build: buildVirtualCv as VirtualCvBuilder,
     stagedTtlSeconds: options.stagedTtlSeconds ?? 2_592_000,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const services = options.wrapServices ? options.wrapServices(created) : created;
   const app = await buildApp({
@@ -119,6 +126,8 @@ export async function startApp(
     ...(options.authFailuresPerMinute === undefined
       ? {}
       : { authFailuresPerMinute: options.authFailuresPerMinute }),
+    ...(options.applyPage ? { applyPage: options.applyPage } : {}),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
   const worker = createWorker({
     db: handle.db,

@@ -22,6 +22,7 @@ const INFRASTRUCTURE = new Set([
   'rate-limit',
   'lib',
   'cv-builder',
+  'webhooks',
 ]);
 /** The composition root and the process entry points: they import everything, nothing imports them back. */
 const ROOT = new Set(['app', 'deps', 'main']);

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import {
   BASE_URL,
+  CV_LIMITS,
   type TestContext,
   applicationBody,
   client,
@@ -179,7 +180,7 @@ describe('POST /v1/uploads', () => {
     assert.equal(sent?.used_at, null);
   });
 
-  test('bytes must be a positive integer up to 100 MiB: anything else is 400 and issues nothing', async () => {
+  test('bytes must be a positive integer up to CV_MAX_BYTES: anything else is 400 and issues nothing', async () => {
     const before = (await uploadsOf(accountId)).length;
     const bodies: Record<string, unknown>[] = [
       { bytes: 0 },
@@ -187,6 +188,7 @@ describe('POST /v1/uploads', () => {
       { bytes: 1.5 },
       { bytes: '5' },
       { bytes: 104_857_601 },
+      { bytes: CV_LIMITS.maxBytes + 1 },
       { bytes: null },
       {},
       { bytes: 100, fileName: '' },
@@ -199,8 +201,12 @@ describe('POST /v1/uploads', () => {
       assert.ok(error.message.length > 0, JSON.stringify(body));
     }
     assert.equal((await uploadsOf(accountId)).length, before, 'no upload row was created');
-    // The largest declared size is accepted (the CV limit is applied when the file is named).
-    const largest = await api.post('/v1/uploads', { bytes: 104_857_600 });
+    // A size over the CV limit names the field and the limit: no slot for a file that would be refused.
+    const over = await api.post('/v1/uploads', { bytes: CV_LIMITS.maxBytes + 1 });
+    assert.equal(over.json().error.field, 'bytes');
+    assert.match(over.json().error.message, new RegExp(String(CV_LIMITS.maxBytes)));
+    // The largest CV the service accepts is the largest declared size.
+    const largest = await api.post('/v1/uploads', { bytes: CV_LIMITS.maxBytes });
     assert.equal(largest.statusCode, 201, largest.body);
     assert.equal((await uploadsOf(accountId)).length, before + 1);
   });

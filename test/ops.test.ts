@@ -38,7 +38,7 @@ describe('probes', () => {
   test('/readyz → 200 when the database is reachable and migrated', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json(), { status: 'ready' });
+    assert.deepEqual(res.json(), { status: 'ready', database: 'up', redis: 'not configured' });
   });
 
   test('/readyz → 503 unavailable once the database handle is closed; /healthz still 200', async () => {
@@ -140,6 +140,8 @@ describe('/v1/openapi.json', () => {
     ['GET', '/v1/applications/{applicationId}'],
     ['POST', '/v1/candidates'],
     ['POST', '/v1/jobs/{jobId}/candidates/{candidateId}/screening'],
+    ['GET', '/v1/events'],
+    ['GET', '/v1/jobs/{jobId}/matches'],
   ];
   const fastifyPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 

@@ -11,6 +11,8 @@ const USAGE = `Usage: npm run console -- <command>
   key:list <accountId>
   key:revoke <accountId> <keyId>
   call <METHOD> <path under /console/v1> [json body]
+  user:invite <accountId> <email> <role>     invite a console user (admin, recruiter, billing_admin);
+                                             prints the single-use link to /console/invite/…
 
 Talks to the service at PUBLIC_BASE_URL (default http://localhost:$PORT) with the console token
 (CONSOLE_TOKEN, or the one generated in DATA_DIR/console-token).`;
@@ -71,6 +73,10 @@ switch (command) {
   case 'key:revoke':
     need(2);
     await call('DELETE', `/accounts/${args[0]}/keys/${args[1]}`);
+    break;
+  case 'user:invite':
+    need(3);
+    await call('POST', `/accounts/${args[0]}/users`, { email: args[1], role: args[2] });
     break;
   case 'call':
     need(2);

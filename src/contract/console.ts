@@ -15,6 +15,8 @@ export const LIMIT_NAMES = [
   'managedAdSlots',
   'includedScreeningsPerManagedAd',
   'monthlyOverageCapCents',
+  'hostedDailyApplications',
+  'hostedJobDailyApplications',
 ] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
 

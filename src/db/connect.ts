@@ -14,6 +14,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type pg from 'pg';
+import { isConnectionFault } from './faults.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -179,20 +180,100 @@ async function openPGlite(dataDir: string | null): Promise<DbHandle> {
   };
 }
 
-async function openPostgres(databaseUrl: string): Promise<DbHandle> {
+/** A statement that only reads: safe to run again when its connection died under it. */
+function isRead(sql: string): boolean {
+  return /^\s*select\b/i.test(sql) && !/\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b/i.test(sql);
+}
+
+/**
+ * A pooled session as Kysely sees it. A read outside a transaction whose connection dropped
+ * (terminated backend, restarted server) runs once more on a fresh connection; anything else fails
+ * with the connection error, which the HTTP edge answers 503. The dead client leaves the pool.
+ */
+class RetryingClient {
+  #client: pg.PoolClient | null;
+  readonly #pool: pg.Pool;
+  #inTransaction = false;
+  constructor(client: pg.PoolClient, pool: pg.Pool) {
+    this.#client = client;
+    this.#pool = pool;
+  }
+  async query(sql: string, parameters: readonly unknown[]): Promise<pg.QueryResult> {
+    const word = sql.trimStart().slice(0, 10).toLowerCase();
+    const opening = word.startsWith('begin') || word.startsWith('start');
+    const closing = word.startsWith('commit') || word.startsWith('rollback');
+    // A transaction's first statement may run again too: nothing of it has happened yet.
+    const retryable = opening || (!this.#inTransaction && isRead(sql));
+    if (opening) this.#inTransaction = true;
+    try {
+      return await this.#session().query(sql, parameters as unknown[]);
+    } catch (error) {
+      if (!retryable || !isConnectionFault(error)) throw error;
+      this.#client?.release(error as Error);
+      this.#client = null;
+      this.#client = await this.#pool.connect();
+      return await this.#client.query(sql, parameters as unknown[]);
+    } finally {
+      if (closing) this.#inTransaction = false;
+    }
+  }
+  #session(): pg.PoolClient {
+    if (this.#client === null) throw new Error('Connection terminated: no session to run on');
+    return this.#client;
+  }
+  release(): void {
+    // A client whose connection broke is dropped by the pool (pg checks it is still queryable).
+    this.#client?.release();
+    this.#client = null;
+  }
+}
+
+export interface PostgresOptions {
+  /** Told of a connection the pool lost while it was idle or checked out (never crashes the process). */
+  onConnectionError?: (error: Error) => void;
+  /** Pool size; 10 by default. */
+  max?: number;
+}
+
+async function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Promise<DbHandle> {
   const { default: pg } = await import('pg');
+  const onError = options.onConnectionError ?? (() => undefined);
   // timestamptz → Date is pg's default; bigint counts are cast to int in SQL where they are read.
-  const pool: pg.Pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A connect that cannot complete fails within 5 s instead of queueing the request for ever.
+  const pool: pg.Pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  // An idle client whose session ended (pg_terminate_backend, a server restart) is reported here;
+  // without a listener Node treats the 'error' event as fatal and the process dies.
+  pool.on('error', (error) => onError(error));
+  // A checked-out client is not covered by the pool's listener: its error arrives on the client.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => onError(error));
+  });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: {
+        connect: async () => new RetryingClient(await pool.connect(), pool) as never,
+        end: () => pool.end(),
+      },
+    }),
+  });
   return {
     db,
     kind: 'postgres',
     async withSession(fn) {
       const client = await pool.connect();
+      let failure: Error | undefined;
       try {
         return await fn(async (sql) => lastRows(await client.query(sql)));
+      } catch (error) {
+        if (isConnectionFault(error)) failure = error as Error;
+        throw error;
       } finally {
-        client.release();
+        client.release(failure);
       }
     },
     async close() {
@@ -203,10 +284,15 @@ async function openPostgres(databaseUrl: string): Promise<DbHandle> {
   };
 }
 
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /** `databaseUrl` set: that PostgreSQL server. Otherwise PGlite under `dataDir` (or in memory when null). */
 export async function openDatabase(options: {
   databaseUrl: string | null;
   dataDir: string | null;
+  postgres?: PostgresOptions;
 }): Promise<DbHandle> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.dataDir);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.postgres)
+    : openPGlite(options.dataDir);
 }

@@ -20,6 +20,8 @@ export interface AccountsTable {
   managed_ad_slots: Generated<number>;
   included_screenings_per_managed_ad: Generated<number>;
   monthly_overage_cap_cents: Generated<number>;
+  hosted_daily_applications: Generated<number>;
+  hosted_job_daily_applications: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -51,6 +53,14 @@ export interface IdempotencyRecordsTable {
   response_body: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** "<instance id> <claim token>" of the process holding an unfinished claim (migration 040). */
+  owner: string | null;
+}
+
+/** Heartbeats of the running service processes (migration 040). */
+export interface ServiceInstancesTable {
+  id: string;
+  seen_at: Timestamp;
 }
 
 export interface JobsTable {
@@ -82,6 +92,10 @@ export interface UploadsTable {
   expires_at: Timestamp;
   received_at: NullableTimestamp;
   used_at: NullableTimestamp;
+  /** Made through the hosted apply page (its own quotas and a lifetime of minutes). */
+  hosted: boolean;
+  /** The client-address bucket a hosted upload came from; null for the API's. */
+  client_bucket: string | null;
 }
 
 export interface ApplicationsTable {
@@ -100,6 +114,8 @@ export interface ApplicationsTable {
   consent_version: string;
   consent_locale: string;
   consent_text: string | null;
+  /** The hosted page's socket address, beside the receipt's derived one; internal only. */
+  consent_socket_address: ColumnType<string | null, string | null | undefined, string | null>;
   lawful_basis: NullableJson<Record<string, unknown>>;
   source: string;
   blob_key: string | null;
@@ -237,7 +253,106 @@ export interface ScreeningsTable {
   cancelled_at: NullableTimestamp;
 }
 
-export interface Database {
+export interface EventsTable {
+  seq: ColumnType<string, never, never>;
+  id: string;
+  account_id: string;
+  type: string;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  dedupe_key: string | null;
+  txid: ColumnType<string, never, never>;
+  created_at: Timestamp;
+}
+
+export interface EventSweepsTable {
+  name: string;
+  position_at: Timestamp;
+  position_id: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  types: string[] | null;
+  secret: string;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  account_id: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ConsoleUsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: 'admin' | 'recruiter' | 'billing_admin';
+  password_hash: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  at: Timestamp;
+}
+
+export interface ConsoleInvitationsTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface ConsoleAuditTable {
+  id: string;
+  account_id: string;
+  actor_kind: 'user' | 'operator';
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target: string | null;
+  detail: ColumnType<Record<string, unknown>, string, string>;
+  at: Timestamp;
+  /** Write order (an identity column). */
+  seq: Generated<string>;
+}
+
+export interface Database extends MatchTables {
+  events: EventsTable;
+  event_sweeps: EventSweepsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  console_users: ConsoleUsersTable;
+  console_invitations: ConsoleInvitationsTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;
@@ -256,4 +371,45 @@ export interface Database {
   company_address_history: CompanyAddressHistoryTable;
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
+  service_instances: ServiceInstancesTable;
+}
+
+export interface MatchProfilesTable {
+  subject_kind: 'application' | 'candidate';
+  subject_id: string;
+  account_id: string;
+  email_key: string | null;
+  profile: ColumnType<unknown, string, string>;
+  terms: string[];
+  words: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MatchRunsTable {
+  job_id: string;
+  words_hash: string;
+  max_matches: number | null;
+  managed_since: Timestamp;
+  scored_until: Timestamp;
+  filled: boolean;
+  ran_at: Timestamp;
+}
+
+export interface MatchesTable {
+  id: string;
+  account_id: string;
+  job_id: string;
+  candidate_kind: 'application' | 'candidate';
+  candidate_id: string;
+  person_key: string;
+  score: number;
+  reasons: ColumnType<string[], string, string>;
+  created_at: Timestamp;
+}
+
+export interface MatchTables {
+  match_profiles: MatchProfilesTable;
+  matches: MatchesTable;
+  match_runs: MatchRunsTable;
 }

@@ -171,3 +171,5 @@ export function errorForStatus(status: number, message: string): AppError {
   const code = PLAIN_BY_STATUS[status as keyof typeof PLAIN_BY_STATUS] ?? 'bad_request';
   return new AppError(code, message);
 }
+export const adNotManagedForMatches = () =>
+  new AppError('ad_not_managed', 'Only a managed, published ad has matches; manage the ad in the console first.');

@@ -23,6 +23,10 @@ import {
   updateTemplate,
 } from './console/screening/screening-routes.ts';
 import type { Route } from './types.ts';
+import { inviteUser } from './console/users/invite-user.ts';
+import { listUsers } from './console/users/list-users.ts';
+import { removeUser } from './console/users/remove-user.ts';
+import { listAudit } from './console/audit/list-audit.ts';
 import { triggerScreening } from './v1/screening/trigger-screening.ts';
 import { createApplication } from './v1/applications/create-application.ts';
 import { createCandidate } from './v1/applications/create-candidate.ts';
@@ -35,6 +39,16 @@ import { editJob } from './v1/jobs/edit-job.ts';
 import { getJob } from './v1/jobs/get-job.ts';
 import { listJobs } from './v1/jobs/list-jobs.ts';
 import { publishJob } from './v1/jobs/publish-job.ts';
+import { listEvents } from './v1/events/list-events.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  retryDelivery,
+} from './console/webhooks/webhook-routes.ts';
+import { listMatches } from './v1/jobs/list-matches.ts';
+import { consoleListMatches } from './console/matches/list-matches.ts';
 
 /** Every route of the service, public and console. */
 export const routes: Route[] = [
@@ -74,4 +88,16 @@ export const routes: Route[] = [
   updateTemplate,
   completeScreening,
   billing,
+  listEvents,
+  createWebhook,
+  listWebhooks,
+  deleteWebhook,
+  listDeliveries,
+  retryDelivery,
+  listMatches,
+  consoleListMatches,
+  inviteUser,
+  listUsers,
+  removeUser,
+  listAudit,
 ];

@@ -17,6 +17,36 @@ interface Copy {
   action: string;
 }
 
+/** At most this many characters of a first name are written in a greeting. */
+export const GREETING_NAME_MAX = 30;
+const FIRST_NAME = /^\p{L}[\p{L}\p{M}'’-]*$/u;
+
+/**
+ * The first name a service mail may greet with: the first word of the name given, when it is only
+ * letters (with inner hyphens or apostrophes) and short. Anything else (a URL, digits, a sentence
+ * in one word, 200 characters of someone's text) greets generically: the service never mails the
+ * words an anonymous sender typed to the address they typed.
+ */
+export function greetingName(name: string): string | null {
+  const first = name.normalize('NFC').trim().split(/\s+/, 1)[0] ?? '';
+  if (first.length === 0 || first.length > GREETING_NAME_MAX || !FIRST_NAME.test(first)) return null;
+  return first;
+}
+
+function greeting(locale: ConsentLocale, name: string): string {
+  const first = greetingName(name);
+  switch (locale) {
+    case 'es':
+      return first ? `Hola, ${first}:` : 'Hola:';
+    case 'fr':
+      return first ? `Bonjour ${first},` : 'Bonjour,';
+    case 'pt':
+      return first ? `Olá, ${first},` : 'Olá,';
+    default:
+      return first ? `Hello ${first},` : 'Hello,';
+  }
+}
+
 const dateIn = (locale: ConsentLocale, at: Date) =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
 
@@ -24,7 +54,7 @@ const CLAIM: Record<ConsentLocale, Copy> = {
   en: {
     subject: (c) => (c.role ? `Your CV for ${c.role} at ${c.company}` : `${c.company} holds your CV`),
     lines: (c, date) => [
-      `Hello ${c.name},`,
+      greeting('en', c.name),
       c.role
         ? `Thank you for applying for ${c.role} at ${c.company}. We read the CV you sent and made a structured copy of it (a virtual CV) for the employer.`
         : `${c.company} added you to its candidate pool with your CV. We made a structured copy of it (a virtual CV).`,
@@ -36,7 +66,7 @@ const CLAIM: Record<ConsentLocale, Copy> = {
   es: {
     subject: (c) => (c.role ? `Tu CV para ${c.role} en ${c.company}` : `${c.company} tiene tu CV`),
     lines: (c, date) => [
-      `Hola, ${c.name}:`,
+      greeting('es', c.name),
       c.role
         ? `Gracias por postularte a ${c.role} en ${c.company}. Hemos leído el CV que enviaste y hemos creado una copia estructurada (un CV virtual) para el empleador.`
         : `${c.company} te ha añadido a su base de candidatos con tu CV. Hemos creado una copia estructurada (un CV virtual).`,
@@ -48,7 +78,7 @@ const CLAIM: Record<ConsentLocale, Copy> = {
   fr: {
     subject: (c) => (c.role ? `Votre CV pour ${c.role} chez ${c.company}` : `${c.company} détient votre CV`),
     lines: (c, date) => [
-      `Bonjour ${c.name},`,
+      greeting('fr', c.name),
       c.role
         ? `Merci d'avoir postulé au poste ${c.role} chez ${c.company}. Nous avons lu le CV que vous avez envoyé et en avons fait une copie structurée (un CV virtuel) pour l'employeur.`
         : `${c.company} vous a ajouté à son vivier de candidats avec votre CV. Nous en avons fait une copie structurée (un CV virtuel).`,
@@ -60,7 +90,7 @@ const CLAIM: Record<ConsentLocale, Copy> = {
   pt: {
     subject: (c) => (c.role ? `O seu CV para ${c.role} na ${c.company}` : `A ${c.company} tem o seu CV`),
     lines: (c, date) => [
-      `Olá, ${c.name},`,
+      greeting('pt', c.name),
       c.role
         ? `Obrigado pela sua candidatura a ${c.role} na ${c.company}. Lemos o CV que enviou e criámos uma cópia estruturada (um CV virtual) para o empregador.`
         : `A ${c.company} adicionou-o à sua base de candidatos com o seu CV. Criámos uma cópia estruturada (um CV virtual).`,
@@ -75,7 +105,7 @@ const NOTICE: Record<ConsentLocale, Copy> = {
   en: {
     subject: (c) => `${c.company} would like your CV`,
     lines: (c) => [
-      `Hello ${c.name},`,
+      greeting('en', c.name),
       `${c.company} holds your name and email address as a possible candidate. Nothing was built from the file they had: you already keep your own CV with us.`,
       'Open the link below to share your own CV with them, or to ask them to delete your details.',
     ],
@@ -84,7 +114,7 @@ const NOTICE: Record<ConsentLocale, Copy> = {
   es: {
     subject: (c) => `${c.company} quiere tu CV`,
     lines: (c) => [
-      `Hola, ${c.name}:`,
+      greeting('es', c.name),
       `${c.company} guarda tu nombre y tu correo como posible candidato. No hemos creado nada a partir del archivo que tenían: ya tienes tu propio CV con nosotros.`,
       'Abre el enlace para compartir tu propio CV con ellos o para pedir que eliminen tus datos.',
     ],
@@ -93,7 +123,7 @@ const NOTICE: Record<ConsentLocale, Copy> = {
   fr: {
     subject: (c) => `${c.company} aimerait recevoir votre CV`,
     lines: (c) => [
-      `Bonjour ${c.name},`,
+      greeting('fr', c.name),
       `${c.company} détient votre nom et votre adresse e-mail en tant que candidat potentiel. Rien n'a été créé à partir du fichier qu'ils avaient : vous gérez déjà votre propre CV chez nous.`,
       'Ouvrez le lien ci-dessous pour leur partager votre propre CV, ou pour leur demander de supprimer vos données.',
     ],
@@ -102,7 +132,7 @@ const NOTICE: Record<ConsentLocale, Copy> = {
   pt: {
     subject: (c) => `A ${c.company} gostaria de receber o seu CV`,
     lines: (c) => [
-      `Olá, ${c.name},`,
+      greeting('pt', c.name),
       `A ${c.company} guarda o seu nome e e-mail como possível candidato. Nada foi criado a partir do ficheiro que tinham: já mantém o seu próprio CV connosco.`,
       'Abra o link abaixo para partilhar o seu próprio CV com eles, ou para pedir que eliminem os seus dados.',
     ],
@@ -148,7 +178,7 @@ const INVITE: Record<
   en: {
     subject: (c) => `${c.company} invites you to a screening for ${c.role}`,
     lines: (c, date) => [
-      `Hello ${c.name},`,
+      greeting('en', c.name),
       `${c.company} would like you to take a short automated screening for ${c.role}.`,
       `Please complete it by ${date}.`,
     ],
@@ -157,7 +187,7 @@ const INVITE: Record<
   es: {
     subject: (c) => `${c.company} te invita a una evaluación para ${c.role}`,
     lines: (c, date) => [
-      `Hola, ${c.name}:`,
+      greeting('es', c.name),
       `${c.company} quiere que realices una breve evaluación automatizada para ${c.role}.`,
       `Complétala antes del ${date}.`,
     ],
@@ -166,7 +196,7 @@ const INVITE: Record<
   fr: {
     subject: (c) => `${c.company} vous invite à une présélection pour ${c.role}`,
     lines: (c, date) => [
-      `Bonjour ${c.name},`,
+      greeting('fr', c.name),
       `${c.company} vous propose une courte présélection automatisée pour le poste ${c.role}.`,
       `Merci de la terminer avant le ${date}.`,
     ],
@@ -175,7 +205,7 @@ const INVITE: Record<
   pt: {
     subject: (c) => `A ${c.company} convida-o para uma triagem para ${c.role}`,
     lines: (c, date) => [
-      `Olá, ${c.name},`,
+      greeting('pt', c.name),
       `A ${c.company} gostaria que fizesse uma breve triagem automatizada para ${c.role}.`,
       `Conclua-a até ${date}.`,
     ],

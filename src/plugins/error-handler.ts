@@ -9,6 +9,7 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from '../domain/errors.ts';
+import { faultError } from './fault-errors.ts';
 
 /** The longest path parameter the router reads; a longer one is refused before any route runs. */
 export const MAX_PARAM_LENGTH = 200;
@@ -147,7 +148,7 @@ export function sendError(reply: FastifyReply, error: AppError, requestId: strin
 
 export function registerErrorHandling(app: FastifyInstance, onError: ErrorObserver): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    let appError = toAppError(error);
+    let appError = toAppError(error) ?? faultError(request, error);
     if (appError === null) {
       request.log.error({ err: error }, 'unexpected failure');
       appError = internal();

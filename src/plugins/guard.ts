@@ -197,7 +197,7 @@ export function registerGuard(
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
-    if (!config.console && !config.scope) return;
+    if (!config.console && !config.scope && !config.anyScope) return;
     const nowMs = clock.now().getTime();
     if (config.console) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
@@ -231,8 +231,9 @@ export function registerGuard(
       return reply;
     }
     request.principal = outcome;
-    if (!outcome.scopes.has(config.scope!)) {
-      throw missingScope(config.scope!);
+    const needed = config.anyScope ?? [config.scope!];
+    if (!needed.some((scope) => outcome.scopes.has(scope))) {
+      throw missingScope(needed[0]!);
     }
   });
 }

@@ -49,11 +49,13 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
   });
 
   app.addHook('onResponse', async (request) => {
-    if (request.idempotencyRecord !== null && !request.idempotencySettled) {
+    if (request.idempotencyRecord === null) return;
+    if (!request.idempotencySettled) {
       await service
         .release(request.idempotencyRecord)
         .catch((err) => request.log.warn({ err }, 'idempotency release failed'));
     }
+    service.settled();
   });
 
   // A refusal wrote nothing, so it is stored on its own: the same request gets the same answer.
@@ -62,8 +64,14 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
   return async (request: FastifyRequest, error: AppError, rendered) => {
     const record = request.idempotencyRecord;
     if (record === null) return;
-    if (error.status >= 500 || error.status === 429) await service.release(record);
-    else await service.completeAlone(record, rendered.statusCode, rendered.body);
+    // When the database itself is what failed, the record cannot be written either: the claim's
+    // short lease (IDEMPOTENCY_LOCK_MS) then frees it, and the client still gets its answer.
+    try {
+      if (error.status >= 500 || error.status === 429) await service.release(record);
+      else await service.completeAlone(record, rendered.statusCode, rendered.body);
+    } catch (err) {
+      request.log.warn({ err }, 'idempotency record could not be settled');
+    }
     request.idempotencySettled = true;
   };
 }

@@ -10,6 +10,7 @@ import {
   errorSchemas,
 } from '../contract/errors.ts';
 import { AuthoredJob, Job } from '../contract/job.ts';
+import { EVENT_SCHEMAS, Event, eventWebhooks } from '../contract/events.ts';
 import { refineDocument } from './openapi-document.ts';
 
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
@@ -17,6 +18,8 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
   for (const schema of errorSchemas()) app.addSchema(schema);
   app.addSchema(Job);
   app.addSchema(AuthoredJob);
+  for (const schema of EVENT_SCHEMAS) app.addSchema(schema);
+  app.addSchema(Event);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -33,7 +36,10 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
         { name: 'jobs', description: 'Job advertisements' },
         { name: 'applications', description: 'Consent text, uploads, applications and candidates' },
         { name: 'screening', description: 'Automated screening invitations' },
+        { name: 'events', description: 'The change feed; the same events are delivered to webhooks' },
       ],
+      // Each event type's webhook body, so generated clients type what an endpoint receives.
+      webhooks: eventWebhooks() as never,
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },

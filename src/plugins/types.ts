@@ -1,4 +1,4 @@
-import type { RecordKey } from '../domain/idempotency/idempotency-repository.ts';
+import type { ClaimedRecord } from '../domain/idempotency/idempotency-repository.ts';
 import type { Principal } from '../domain/keys/key-service.ts';
 import type { Scope } from '../domain/keys/scopes.ts';
 
@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A /v1 route: an API key is required, holding this scope. */
     scope?: Scope;
+    /** A /v1 route open to a key holding any one of these scopes (what it sees depends on which). */
+    anyScope?: readonly Scope[];
     /** Counted against the key's per-minute limit; every keyed route but screening is. */
     rateLimited?: boolean;
     /** POST routes that honour Idempotency-Key. */
@@ -15,7 +17,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
-    idempotencyRecord: RecordKey | null;
+    idempotencyRecord: ClaimedRecord | null;
     idempotencySettled: boolean;
   }
 }

@@ -10,6 +10,8 @@ export interface RateLimitStore {
   /** Counts one request for `key` in the window that holds `nowMs`. */
   hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount>;
   close(): Promise<void>;
+  /** Where counts currently go (the readiness probe and the metrics report it). */
+  health?(): StoreHealth;
 }
 
 function windowOf(windowMs: number, nowMs: number): { start: number; end: number } {
@@ -34,6 +36,9 @@ export function memoryStore(): RateLimitStore {
       counters.set(id, entry);
       return { ...entry };
     },
+    health() {
+      return { mode: 'local', redis: false };
+    },
     async close() {
       counters.clear();
     },
@@ -46,17 +51,119 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
-/** Counters in Redis, shared by every instance that points at it. */
-export function redisStore(url: string): RateLimitStore {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+const CONNECT_TIMEOUT_MS = 1_000;
+
+/** Where counts go: Redis shared by every instance, or this instance's memory while Redis is out. */
+export type StoreMode = 'shared' | 'local';
+
+export interface StoreHealth {
+  /** `local` on a Redis-backed store means degraded: each instance counts alone. */
+  mode: StoreMode;
+  /** Whether the store is meant to be shared (REDIS_URL set). */
+  redis: boolean;
+}
+
+export interface RedisStoreOptions {
+  /** The longest one count may wait for Redis before this instance counts alone; 250 ms by default. */
+  commandTimeoutMs?: number;
+  /** How long a failed Redis is left alone before a request tries it again; 2 s by default. */
+  retryAfterMs?: number;
+  /** Told when counting falls back to this instance (with the cause) and when Redis counts again. */
+  onModeChange?: (mode: StoreMode, cause?: Error) => void;
+}
+
+export interface RedisRateLimitStore extends RateLimitStore {
+  health(): StoreHealth;
+  /** Adds a listener for fallbacks and recoveries (the app logs them once and sets a metric). */
+  onModeChange(listener: (mode: StoreMode, cause?: Error) => void): void;
+}
+
+/**
+ * Counters in Redis, shared by every instance that points at it. When Redis is out (refused,
+ * unreachable, or slower than the command timeout) the count is taken in this instance's memory
+ * with the full limit, so the API keeps serving: across N instances a key may then get up to N
+ * times its limit until Redis is back. No request waits on a dead Redis: there is no offline
+ * queue, commands time out after `commandTimeoutMs`, and after a failure Redis is tried again only
+ * every `retryAfterMs` (and as soon as the client reconnects).
+ */
+export function redisStore(url: string, options: RedisStoreOptions = {}): RedisRateLimitStore {
+  const commandTimeout = options.commandTimeoutMs ?? 250;
+  const retryAfterMs = options.retryAfterMs ?? 2_000;
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    // Reconnects for ever, at most every 2 s: the service outlives a Redis restart.
+    retryStrategy: (times) => Math.min(100 * times, 2_000),
+    lazyConnect: false,
+  });
+  const local = memoryStore();
+  const listeners: ((mode: StoreMode, cause?: Error) => void)[] = [];
+  if (options.onModeChange) listeners.push(options.onModeChange);
+  let mode: StoreMode = 'shared';
+  let skipUntil = 0;
+  let closed = false;
+  const setMode = (next: StoreMode, cause?: Error) => {
+    if (next === mode) return;
+    mode = next;
+    for (const listener of listeners) listener(next, cause);
+  };
+  // Without a listener ioredis prints every connection error; the mode change is what is reported.
+  redis.on('error', (error: Error) => {
+    if (!closed) setMode('local', error);
+  });
+  redis.on('close', () => {
+    if (!closed) setMode('local', new Error('the connection to Redis closed'));
+  });
+  redis.on('ready', () => {
+    skipUntil = 0;
+  });
+  // The first requests after start wait for the first connection (at most its connect timeout)
+  // rather than count alone while Redis is merely still connecting.
+  let starting: Promise<void> | null = new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      starting = null;
+      resolve();
+    };
+    const timer = setTimeout(done, CONNECT_TIMEOUT_MS);
+    timer.unref();
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
   return {
     async hit(key, windowMs, nowMs) {
-      const { start, end } = windowOf(windowMs, nowMs);
-      const count = Number(await redis.eval(HIT_SCRIPT, 1, `rl:${key}:${start}`, String(windowMs + 1000)));
-      return { count, resetAtMs: end };
+      if (starting !== null) await starting;
+      if (redis.status === 'ready' && Date.now() >= skipUntil) {
+        try {
+          const { start, end } = windowOf(windowMs, nowMs);
+          const count = Number(
+            await redis.eval(HIT_SCRIPT, 1, `rl:${key}:${start}`, String(windowMs + 1000)),
+          );
+          setMode('shared');
+          return { count, resetAtMs: end };
+        } catch (error) {
+          skipUntil = Date.now() + retryAfterMs;
+          setMode('local', error as Error);
+        }
+      }
+      return local.hit(key, windowMs, nowMs);
+    },
+    health() {
+      return { mode, redis: true };
+    },
+    onModeChange(listener) {
+      listeners.push(listener);
     },
     async close() {
-      await redis.quit().catch(() => redis.disconnect());
+      closed = true;
+      await local.close();
+      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
     },
   };
 }

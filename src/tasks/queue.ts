@@ -10,6 +10,10 @@ export interface TaskPayloads {
   'send-account-notice': { candidateId: string };
   'send-screening-invite': { screeningId: string };
   'stand-on-account-cv': { applicationId: string };
+  /** Generate a managed role's matches (issue 19); keyed by the role's state, so a change runs it again. */
+  'generate-matches': { accountId: string; jobId: string };
+  /** New profiles arrived in an account's pool: look again at its managed roles (batched). */
+  'refresh-matches': { accountId: string };
 }
 export type TaskName = keyof TaskPayloads;
 

@@ -118,6 +118,29 @@ export const taskRepository = {
       .execute();
   },
 
+  /**
+   * Hands back tasks this worker holds but will not finish (it is stopping): queued again at once,
+   * the attempt not counted, so another worker takes them without waiting for the lease.
+   */
+  async release(db: Db, ids: string[], workerId: string, now: Date): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await db
+      .updateTable('tasks')
+      .set({
+        state: 'queued',
+        run_after: now,
+        locked_until: null,
+        locked_by: null,
+        attempts: sql`greatest(attempts - 1, 0)`,
+        updated_at: now,
+      })
+      .where('id', 'in', ids)
+      .where('state', '=', 'running')
+      .where('locked_by', '=', workerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+
   async list(db: Db, state: TaskRow['state'], limit: number): Promise<TaskRow[]> {
     return db
       .selectFrom('tasks')

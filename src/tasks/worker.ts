@@ -38,6 +38,8 @@ export function createWorker(options: WorkerOptions) {
   const leaseMs = options.leaseMs ?? 120_000;
   const workerId = `${hostname()}:${process.pid}:${randomToken(6)}`;
   const running = new Set<Promise<void>>();
+  /** The tasks in hand, by id, for a release on shutdown. */
+  const inHand = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let stopping = false;
 
@@ -76,8 +78,12 @@ export function createWorker(options: WorkerOptions) {
     if (free <= 0 || stopping) return 0;
     const tasks = await taskRepository.claim(db, workerId, clock.now(), leaseMs, free);
     const batch = tasks.map((task) => {
-      const p = run(task).finally(() => running.delete(p));
+      const p = run(task).finally(() => {
+        running.delete(p);
+        inHand.delete(task.id);
+      });
       running.add(p);
+      inHand.set(task.id, p);
       return p;
     });
     await Promise.all(batch);
@@ -113,11 +119,31 @@ export function createWorker(options: WorkerOptions) {
       }
       return total;
     },
-    /** Stops claiming, then waits for the tasks in hand to finish. */
-    async stop(): Promise<void> {
+    /**
+     * Stops claiming, then waits for the tasks in hand to finish; with `budgetMs`, those still
+     * running after it are released (queued again, attempt not counted) for another worker.
+     * Answers how many were released.
+     */
+    async stop(budgetMs?: number): Promise<number> {
       stopping = true;
       if (timer) clearTimeout(timer);
-      await Promise.allSettled([...running]);
+      if (budgetMs === undefined) {
+        await Promise.allSettled([...running]);
+        return 0;
+      }
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise((resolve) => {
+          wait = setTimeout(resolve, Math.max(0, budgetMs));
+        }),
+      ]);
+      clearTimeout(wait);
+      const left = [...inHand.keys()];
+      if (left.length === 0) return 0;
+      const released = await taskRepository.release(db, left, workerId, clock.now());
+      log.warn({ released, tasks: left.length }, 'stopping: tasks not finished in time were released');
+      return released;
     },
   };
 }

@@ -212,8 +212,269 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed: events oldest first, from a cursor
+         * @description Scope `jobs:read`, `applications:write` or `screening` (each opens its own event types: job.*; application.* and candidate.*; match.* and screening.*)`. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{jobId}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a managed role's candidate matches, best first
+         * @description Scope `screening`. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.
+         */
+        get: operations["listMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job was published (or published again).
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["jobPublishedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A live job changed: words edited or staged words promoted, expiresAt or maxMatches changed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["jobUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job was closed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["jobClosedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job reached its expiresAt. Expiry writes nothing to the job (updatedAt does not move).
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["jobExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application was received.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["applicationReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.cv_status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application's virtual CV moved: staged, claimed, deleted or failed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["applicationCvStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application was withdrawn (e.g. unreadable CV).
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["applicationWithdrawnWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.cv_status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An imported candidate's virtual CV moved: staged, claimed, deleted or failed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["candidateCvStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "match.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A candidate match was generated for a managed ad.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["matchCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "screening.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A candidate was invited to a screening.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["screeningInvitedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "screening.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A screening was completed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["screeningCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -856,6 +1117,189 @@ export interface components {
             /** @enum {string} */
             status: "draft" | "published" | "closed" | "expired";
         };
+        /** @description A job was published (or published again). */
+        JobPublishedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "job.published";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                jobId: string;
+                /**
+                 * @description The job status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "closed" | "expired";
+            };
+        };
+        /** @description A live job changed: words edited or staged words promoted, expiresAt or maxMatches changed. */
+        JobUpdatedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "job.updated";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                jobId: string;
+                /**
+                 * @description The job status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "closed" | "expired";
+            };
+        };
+        /** @description A job was closed. */
+        JobClosedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "job.closed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                jobId: string;
+                /**
+                 * @description The job status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "closed" | "expired";
+            };
+        };
+        /** @description A job reached its expiresAt. Expiry writes nothing to the job (updatedAt does not move). */
+        JobExpiredEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "job.expired";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                jobId: string;
+                /**
+                 * @description The job status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "closed" | "expired";
+            };
+        };
+        /** @description An application was received. */
+        ApplicationReceivedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "application.received";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                applicationId: string;
+                jobId: string;
+                /** @enum {string} */
+                status: "received" | "withdrawn";
+                /** @enum {string} */
+                cvStatus: "processing" | "staged" | "claimed" | "deleted" | "failed";
+            };
+        };
+        /** @description An application's virtual CV moved: staged, claimed, deleted or failed. */
+        ApplicationCvStatusChangedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "application.cv_status_changed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                applicationId: string;
+                jobId: string;
+                /** @enum {string} */
+                status: "received" | "withdrawn";
+                /** @enum {string} */
+                cvStatus: "processing" | "staged" | "claimed" | "deleted" | "failed";
+            };
+        };
+        /** @description An application was withdrawn (e.g. unreadable CV). */
+        ApplicationWithdrawnEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "application.withdrawn";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                applicationId: string;
+                jobId: string;
+                /** @enum {string} */
+                status: "received" | "withdrawn";
+                /** @enum {string} */
+                cvStatus: "processing" | "staged" | "claimed" | "deleted" | "failed";
+            };
+        };
+        /** @description An imported candidate's virtual CV moved: staged, claimed, deleted or failed. */
+        CandidateCvStatusChangedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "candidate.cv_status_changed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                candidateId: string;
+                /** @description The import outcome: queued, existing_account, suppressed or rejected. */
+                status: string;
+                /** @enum {string} */
+                cvStatus: "none" | "processing" | "staged" | "claimed" | "deleted" | "failed";
+            };
+        };
+        /** @description A candidate match was generated for a managed ad. */
+        MatchCreatedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "match.created";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                matchId: string;
+                jobId: string;
+                candidateId: string;
+            };
+        };
+        /** @description A candidate was invited to a screening. */
+        ScreeningInvitedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "screening.invited";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                screeningId: string;
+                jobId: string;
+                candidateId: string;
+                /** @enum {string} */
+                status: "invited" | "completed" | "cancelled";
+            };
+        };
+        /** @description A screening was completed. */
+        ScreeningCompletedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "screening.completed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                screeningId: string;
+                jobId: string;
+                candidateId: string;
+                /** @enum {string} */
+                status: "invited" | "completed" | "cancelled";
+            };
+        };
+        /** @description An event; `type` tells the shape of `data`. */
+        Event: components["schemas"]["JobPublishedEvent"] | components["schemas"]["JobUpdatedEvent"] | components["schemas"]["JobClosedEvent"] | components["schemas"]["JobExpiredEvent"] | components["schemas"]["ApplicationReceivedEvent"] | components["schemas"]["ApplicationCvStatusChangedEvent"] | components["schemas"]["ApplicationWithdrawnEvent"] | components["schemas"]["CandidateCvStatusChangedEvent"] | components["schemas"]["MatchCreatedEvent"] | components["schemas"]["ScreeningInvitedEvent"] | components["schemas"]["ScreeningCompletedEvent"];
         ListJobsResponse: {
             jobs: components["schemas"]["Job"][];
             /** @description Opaque; null when there is no more. */
@@ -1241,6 +1685,31 @@ export interface components {
         UnsolicitedContactLimitErrorBody: {
             error: components["schemas"]["UnsolicitedContactLimitError"];
         };
+        ListEventsResponse: {
+            events: components["schemas"]["Event"][];
+            /** @description Never null: at the end of the feed it is the cursor to poll again from later. */
+            nextCursor: string;
+        };
+        ListMatchesResponse: {
+            matches: {
+                matchId: string;
+                jobId: string;
+                /** @description The person in the pool: screen them with POST /v1/jobs/{jobId}/candidates/{candidateId}/screening. */
+                candidateId: string;
+                /** @description Relevance between 0 and 1; matches are listed best first. */
+                score: number;
+                /** @description What drove the score, in words a recruiter reads: `required skill: PostgreSQL`, `title: Backend Engineer`, `location: Melbourne`, `missing required skill: Kubernetes`. */
+                reasons: string[];
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+            /** @description Opaque; null when there is no more. */
+            nextCursor: string | null;
+        };
+        /** @description Error: `ad_not_managed`. */
+        AdNotManagedErrorBody: {
+            error: components["schemas"]["AdNotManagedError"];
+        };
     };
     responses: never;
     parameters: never;
@@ -1285,6 +1754,18 @@ export type InternalError = components['schemas']['InternalError'];
 export type UnavailableError = components['schemas']['UnavailableError'];
 export type Job = components['schemas']['Job'];
 export type AuthoredJob = components['schemas']['AuthoredJob'];
+export type JobPublishedEvent = components['schemas']['JobPublishedEvent'];
+export type JobUpdatedEvent = components['schemas']['JobUpdatedEvent'];
+export type JobClosedEvent = components['schemas']['JobClosedEvent'];
+export type JobExpiredEvent = components['schemas']['JobExpiredEvent'];
+export type ApplicationReceivedEvent = components['schemas']['ApplicationReceivedEvent'];
+export type ApplicationCvStatusChangedEvent = components['schemas']['ApplicationCvStatusChangedEvent'];
+export type ApplicationWithdrawnEvent = components['schemas']['ApplicationWithdrawnEvent'];
+export type CandidateCvStatusChangedEvent = components['schemas']['CandidateCvStatusChangedEvent'];
+export type MatchCreatedEvent = components['schemas']['MatchCreatedEvent'];
+export type ScreeningInvitedEvent = components['schemas']['ScreeningInvitedEvent'];
+export type ScreeningCompletedEvent = components['schemas']['ScreeningCompletedEvent'];
+export type Event = components['schemas']['Event'];
 export type ListJobsResponse = components['schemas']['ListJobsResponse'];
 export type BadRequestErrorBody = components['schemas']['BadRequestErrorBody'];
 export type UnauthorizedErrorBody = components['schemas']['UnauthorizedErrorBody'];
@@ -1328,6 +1809,9 @@ export type TriggerScreeningResponse = components['schemas']['TriggerScreeningRe
 export type OverageCapReachedErrorBody = components['schemas']['OverageCapReachedErrorBody'];
 export type TriggerScreening409ErrorBody = components['schemas']['TriggerScreening409ErrorBody'];
 export type UnsolicitedContactLimitErrorBody = components['schemas']['UnsolicitedContactLimitErrorBody'];
+export type ListEventsResponse = components['schemas']['ListEventsResponse'];
+export type ListMatchesResponse = components['schemas']['ListMatchesResponse'];
+export type AdNotManagedErrorBody = components['schemas']['AdNotManagedErrorBody'];
 export type HeaderXRequestId = components['headers']['XRequestId'];
 export type HeaderXRateLimitLimit = components['headers']['XRateLimitLimit'];
 export type HeaderXRateLimitRemaining = components['headers']['XRateLimitRemaining'];
@@ -3235,6 +3719,574 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InternalErrorBody"];
                 };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description A nextCursor from an earlier page; absent: from the oldest. */
+                after?: string;
+                /** @description Comma-separated event types: job.published, job.updated, job.closed, job.expired, application.received, application.cv_status_changed, application.withdrawn, candidate.cv_status_changed, match.created, screening.invited, screening.completed. */
+                types?: string;
+                /** @description Most items in one page (1–100, default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEventsResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorBody"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBody"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorBody"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedErrorBody"];
+                };
+            };
+            /** @description Error: `header_too_large`. */
+            431: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeaderTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `internal`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+        };
+    };
+    listMatches: {
+        parameters: {
+            query?: {
+                /** @description Most items in one page (1–100, default 50). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; leave out for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The job's id, as answered when it was created. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListMatchesResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorBody"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBody"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorBody"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorBody"];
+                };
+            };
+            /** @description Error: `ad_not_managed`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdNotManagedErrorBody"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedErrorBody"];
+                };
+            };
+            /** @description Error: `header_too_large`. */
+            431: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeaderTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `internal`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+        };
+    };
+    jobPublishedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobClosedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationReceivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationCvStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationCvStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationWithdrawnWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationWithdrawnEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    candidateCvStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CandidateCvStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    matchCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    screeningInvitedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreeningInvitedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    screeningCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreeningCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -16,6 +16,8 @@ export const LIMIT_COLUMNS = {
   managedAdSlots: 'managed_ad_slots',
   includedScreeningsPerManagedAd: 'included_screenings_per_managed_ad',
   monthlyOverageCapCents: 'monthly_overage_cap_cents',
+  hostedDailyApplications: 'hosted_daily_applications',
+  hostedJobDailyApplications: 'hosted_job_daily_applications',
 } as const satisfies Record<LimitName, keyof AccountsTable>;
 
 export type { LimitName, Limits };

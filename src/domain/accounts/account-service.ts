@@ -8,6 +8,7 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import type { Seal } from '../seal.ts';
 import {
   type AccountRow,
   LIMIT_COLUMNS,
@@ -88,7 +89,12 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
       return toAccountView(row);
     },
 
-    async update(id: string, patch: AccountPatch): Promise<Account> {
+    /** `seal` runs in the update's transaction with the account before and after. */
+    async update(
+      id: string,
+      patch: AccountPatch,
+      seal?: Seal<{ before: Account; after: Account }>,
+    ): Promise<Account> {
       if (patch.dpaAccepted === false) {
         throw badRequest('dpaAccepted can only be set to true; an accepted addendum is not withdrawn here.', {
           field: 'dpaAccepted',
@@ -122,7 +128,9 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
               }
               changes.company_address = patch.companyAddress;
             }
-            return accountRepository.update(trx, id, changes);
+            const after = await accountRepository.update(trx, id, changes);
+            await seal?.(trx, { before: toAccountView(current), after: toAccountView(after) });
+            return after;
           }),
         );
         if (patch.limits !== undefined) for (const listener of limitListeners) listener();

@@ -10,11 +10,22 @@ import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts
 import type { CvFileStore, CvInspector } from '../intake/ports.ts';
 import { type CvSubject, type SubjectKind, cvRepository } from './cv-repository.ts';
 import { serviceSecret } from './service-secret.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 
 export type VirtualCvBuilder = (
   pages: { width: number; height: number; items: unknown[] }[],
   prior: { name?: string; email?: string; locale?: ConsentLocale },
 ) => unknown;
+
+/** Matching's side of a CV's life (issue 19): a profile when built, nothing once erased. */
+export interface CvMatchPort {
+  profileBuilt(
+    trx: Db,
+    subject: { kind: SubjectKind; id: string; accountId: string; email: string | null },
+    document: unknown,
+  ): Promise<void>;
+  erase(trx: Db, kind: SubjectKind, id: string): Promise<void>;
+}
 
 export type LinkState =
   | {
@@ -42,8 +53,34 @@ export function createCvService(deps: {
   queue: TaskQueue;
   publicBaseUrl: string;
   stagedTtlSeconds: number;
+  events: EventRecorder;
+  matches?: CvMatchPort;
 }) {
-  const { db, clock, files, inspector, mailer, queue } = deps;
+  const { db, clock, files, inspector, mailer, queue, events } = deps;
+
+  /** The CV's move as an event, in the move's transaction: ids and statuses only. */
+  async function cvMoved(
+    trx: Db,
+    subject: CvSubject,
+    cvStatus: 'staged' | 'claimed' | 'deleted' | 'failed',
+    withdrawn = false,
+  ): Promise<void> {
+    if (subject.kind === 'candidate') {
+      await events.record(trx, subject.accountId, {
+        type: 'candidate.cv_status_changed',
+        data: { candidateId: subject.id, status: subject.outcome ?? 'queued', cvStatus },
+      });
+      return;
+    }
+    const data = {
+      applicationId: subject.id,
+      jobId: subject.jobId ?? '',
+      status: withdrawn ? ('withdrawn' as const) : ('received' as const),
+      cvStatus,
+    };
+    await events.record(trx, subject.accountId, { type: 'application.cv_status_changed', data });
+    if (withdrawn) await events.record(trx, subject.accountId, { type: 'application.withdrawn', data });
+  }
   const ttlMs = deps.stagedTtlSeconds * 1000;
 
   /** Tokens are derived, not stored: a retried mail task rebuilds the same link it sent before. */
@@ -66,15 +103,13 @@ export function createCvService(deps: {
   }
 
   /** Erases the file, the virtual CV, the personal fields and the mail kept about the subject. */
-  async function erase(
-    kind: SubjectKind,
-    id: string,
-    from: string[],
-    blobKey: string | null,
-  ): Promise<boolean> {
+  async function erase(subject: CvSubject, from: string[]): Promise<boolean> {
+    const { kind, id, blobKey } = subject;
     const erased = await db.transaction().execute(async (trx) => {
       if (!(await cvRepository.erasePersonal(trx, kind, id, from, clock.now()))) return false;
+      await deps.matches?.erase(trx, kind, id);
       await mailRepository.eraseFor(trx, subjectRef(kind, id));
+      await cvMoved(trx, subject, 'deleted');
       return true;
     });
     if (erased && blobKey) await files.delete(blobKey);
@@ -96,7 +131,12 @@ export function createCvService(deps: {
         : null;
       const now = clock.now();
       if (verdict === null || !verdict.ok) {
-        if (await cvRepository.markUnreadable(db, kind, id, now)) {
+        const failed = await db.transaction().execute(async (trx) => {
+          if (!(await cvRepository.markUnreadable(trx, kind, id, now))) return false;
+          await cvMoved(trx, subject, 'failed', kind === 'application');
+          return true;
+        });
+        if (failed) {
           if (subject.blobKey) await files.delete(subject.blobKey);
         }
         return;
@@ -117,6 +157,12 @@ export function createCvService(deps: {
         });
         if (!(await cvRepository.moveStatus(trx, kind, id, 'processing', 'staged', now, { staged_at: now })))
           return;
+        await cvMoved(trx, subject, 'staged');
+        await deps.matches?.profileBuilt(
+          trx,
+          { kind, id, accountId: subject.accountId, email: subject.email ?? null },
+          document,
+        );
         if (subject.sendClaimEmail) {
           await queue.enqueue(trx, 'send-claim-mail', { kind, id }, { key: `send-claim-mail:${kind}:${id}` });
         }
@@ -207,9 +253,19 @@ export function createCvService(deps: {
       const now = clock.now();
       const done = await db.transaction().execute(async (trx) => {
         if (!(await cvRepository.useLink(trx, hashToken(token), now))) return false;
-        return cvRepository.moveStatus(trx, subject.kind, subject.id, subject.cvStatus, 'claimed', now, {
-          claimed_at: now,
-        });
+        const moved = await cvRepository.moveStatus(
+          trx,
+          subject.kind,
+          subject.id,
+          subject.cvStatus,
+          'claimed',
+          now,
+          {
+            claimed_at: now,
+          },
+        );
+        if (moved) await cvMoved(trx, subject, 'claimed');
+        return moved;
       });
       return done ? state : { kind: 'gone', locale: state.locale, why: 'used' };
     },
@@ -221,8 +277,19 @@ export function createCvService(deps: {
       if (!(await cvRepository.useLink(db, hashToken(token), clock.now()))) {
         return { kind: 'gone', locale: state.locale, why: 'used' };
       }
-      await erase(state.subject.kind, state.subject.id, [state.subject.cvStatus], state.subject.blobKey);
+      await erase(state.subject, [state.subject.cvStatus]);
       return state;
+    },
+
+    /** The virtual CV of one of the account's applications or imports, as the recruiter reads it. */
+    async virtualCvFor(
+      accountId: string,
+      kind: SubjectKind,
+      id: string,
+    ): Promise<Record<string, unknown> | null> {
+      const subject = await cvRepository.subject(db, kind, id);
+      if (!subject || subject.accountId !== accountId) return null;
+      return (await cvRepository.virtualCv(db, kind, id)) ?? null;
     },
 
     /** Retention: staged CVs not claimed within their lifetime are deleted. */
@@ -231,7 +298,7 @@ export function createCvService(deps: {
       let erased = 0;
       for (const { kind, id } of due) {
         const subject = await cvRepository.subject(db, kind, id);
-        if (subject && (await erase(kind, id, ['staged'], subject.blobKey))) erased++;
+        if (subject && (await erase(subject, ['staged']))) erased++;
       }
       return erased;
     },

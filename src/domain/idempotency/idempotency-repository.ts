@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connect.ts';
 import type { IdempotencyRecordsTable } from '../../db/schema.ts';
 
@@ -9,6 +9,11 @@ export interface RecordKey {
   key: string;
 }
 
+/** A claim this process holds: the record's key and its owner mark ("<instance> <token>"). */
+export interface ClaimedRecord extends RecordKey {
+  owner: string;
+}
+
 export const idempotencyRepository = {
   async insertClaim(
     db: Db,
@@ -17,6 +22,7 @@ export const idempotencyRepository = {
     now: Date,
     lockedUntil: Date,
     expiresAt: Date,
+    owner: string,
   ): Promise<boolean> {
     const row = await db
       .insertInto('idempotency_records')
@@ -30,6 +36,7 @@ export const idempotencyRepository = {
         response_body: null,
         created_at: now,
         expires_at: expiresAt,
+        owner,
       })
       .onConflict((oc) => oc.columns(['account_id', 'route', 'key']).doNothing())
       .returning('key')
@@ -56,6 +63,7 @@ export const idempotencyRepository = {
     now: Date,
     lockedUntil: Date,
     expiresAt: Date,
+    owner: string,
   ): Promise<void> {
     await db
       .updateTable('idempotency_records')
@@ -66,6 +74,7 @@ export const idempotencyRepository = {
         response_body: null,
         created_at: now,
         expires_at: expiresAt,
+        owner,
       })
       .where('account_id', '=', k.accountId)
       .where('route', '=', k.route)
@@ -76,21 +85,55 @@ export const idempotencyRepository = {
   async complete(db: Db, k: RecordKey, statusCode: number, body: string): Promise<void> {
     await db
       .updateTable('idempotency_records')
-      .set({ status_code: statusCode, response_body: body, locked_until: null })
+      .set({ status_code: statusCode, response_body: body, locked_until: null, owner: null })
       .where('account_id', '=', k.accountId)
       .where('route', '=', k.route)
       .where('key', '=', k.key)
       .execute();
   },
 
-  async releaseUnfinished(db: Db, k: RecordKey): Promise<void> {
+  /** Deletes the unfinished claim `k.owner` holds (never another request's claim of the same key). */
+  async releaseUnfinished(db: Db, k: ClaimedRecord): Promise<void> {
     await db
       .deleteFrom('idempotency_records')
       .where('account_id', '=', k.accountId)
       .where('route', '=', k.route)
       .where('key', '=', k.key)
       .where('status_code', 'is', null)
+      .where('owner', '=', k.owner)
       .execute();
+  },
+
+  /** Whether the process named first in `owner` sent a heartbeat within `withinMs` (database time). */
+  async ownerAlive(db: Db, owner: string, withinMs: number): Promise<boolean> {
+    const instance = owner.split(' ')[0]!;
+    const row = await db
+      .selectFrom('service_instances')
+      .select('id')
+      .where('id', '=', instance)
+      .where('seen_at', '>', sql<Date>`now() - make_interval(secs => ${withinMs / 1000})`)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async heartbeat(db: Db, instance: string): Promise<void> {
+    await db
+      .insertInto('service_instances')
+      .values({ id: instance, seen_at: sql<Date>`now()` })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: sql<Date>`now()` }))
+      .execute();
+  },
+
+  async forgetInstance(db: Db, instance: string): Promise<void> {
+    await db.deleteFrom('service_instances').where('id', '=', instance).execute();
+  },
+
+  async deleteSilentInstances(db: Db, olderThanMs: number): Promise<number> {
+    const result = await db
+      .deleteFrom('service_instances')
+      .where('seen_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000})`)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 
   async deleteExpired(db: Db, now: Date): Promise<number> {

@@ -47,20 +47,31 @@ export const applicationRepository = {
   },
 
   /** processing → claimed for an application that stands on the person's own account CV. */
-  async markStandingOnAccount(db: Db, id: string, at: Date): Promise<void> {
-    await db
+  async markStandingOnAccount(
+    db: Db,
+    id: string,
+    at: Date,
+  ): Promise<Pick<ApplicationRow, 'id' | 'account_id' | 'job_id'> | undefined> {
+    return db
       .updateTable('applications')
       .set({ cv_status: 'claimed', claimed_at: at, updated_at: at })
       .where('id', '=', id)
       .where('cv_status', '=', 'processing')
-      .execute();
+      .returning(['id', 'account_id', 'job_id'])
+      .executeTakeFirst();
   },
 
-  async countSince(db: Db, by: { accountId: string } | { jobId: string }, since: Date): Promise<number> {
+  async countSince(
+    db: Db,
+    by: { accountId: string } | { jobId: string },
+    since: Date,
+    sources?: readonly string[],
+  ): Promise<number> {
     let query = db
       .selectFrom('applications')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('created_at', '>=', since);
+    if (sources) query = query.where('source', 'in', sources);
     query =
       'accountId' in by ? query.where('account_id', '=', by.accountId) : query.where('job_id', '=', by.jobId);
     return (await query.executeTakeFirstOrThrow()).n;

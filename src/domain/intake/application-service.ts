@@ -20,9 +20,11 @@ import { emailKey, utcDay } from './day-window.ts';
 import type { UploadService } from './upload-service.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { candidateRepository } from './candidate-repository.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
 export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
+const HOSTED_SOURCES: readonly ApplicationSource[] = ['integrator_site', 'job_page'];
 
 function duplicateAnswer(row: ApplicationRow): ApplicationCreated {
   return {
@@ -39,8 +41,9 @@ export function createApplicationService(deps: {
   clock: Clock;
   uploads: UploadService;
   queue: TaskQueue;
+  events: EventRecorder;
 }) {
-  const { db, clock, uploads, queue } = deps;
+  const { db, clock, uploads, queue, events } = deps;
 
   /** (1) the account's job, and published. */
   async function openJob(trx: Db, accountId: string, jobId: string, now: Date) {
@@ -53,21 +56,35 @@ export function createApplicationService(deps: {
     return job;
   }
 
-  /** (4) the account's daily budget, then the job's own daily allowance. */
-  async function budgets(trx: Db, accountId: string, jobId: string, now: Date): Promise<void> {
+  /**
+   * (4) the account's daily budget, then the job's own daily allowance. The hosted apply page has
+   * budgets of its own (anonymous submissions never spend what the integrator's API calls need),
+   * and the API's count only the API's applications.
+   */
+  async function budgets(
+    trx: Db,
+    accountId: string,
+    jobId: string,
+    now: Date,
+    source: ApplicationSource,
+  ): Promise<void> {
     const account = await accountRepository.find(trx, accountId);
     if (!account) throw notFound('Account');
     const day = utcDay(now);
-    if (
-      (await applicationRepository.countSince(trx, { accountId }, day.start)) >= account.daily_applications
-    ) {
-      throw dailyCapReached('applications', account.daily_applications, day);
+    const hosted = source !== 'api';
+    const sources: readonly ApplicationSource[] = hosted ? HOSTED_SOURCES : ['api'];
+    const perAccount = hosted ? account.hosted_daily_applications : account.daily_applications;
+    const perJob = hosted ? account.hosted_job_daily_applications : account.job_daily_applications;
+    if ((await applicationRepository.countSince(trx, { accountId }, day.start, sources)) >= perAccount) {
+      throw dailyCapReached(
+        hosted ? 'applications through the hosted page' : 'applications',
+        perAccount,
+        day,
+      );
     }
-    if (
-      (await applicationRepository.countSince(trx, { jobId }, day.start)) >= account.job_daily_applications
-    ) {
+    if ((await applicationRepository.countSince(trx, { jobId }, day.start, sources)) >= perJob) {
       throw rateLimited(
-        `This job takes at most ${account.job_daily_applications} applications a day; retry after midnight UTC.`,
+        `This job takes at most ${perJob} applications a day${hosted ? ' through the hosted page' : ''}; retry after midnight UTC.`,
         day.secondsLeft,
       );
     }
@@ -86,15 +103,22 @@ export function createApplicationService(deps: {
       input: ApplicationWrite,
       source: ApplicationSource,
       seal?: Seal<ApplicationCreated>,
+      hostedMeta?: { socketAddress: string },
     ): Promise<ApplicationCreated> {
       const now = clock.now();
       await openJob(db, accountId, jobId, now);
       const consent = verifyReceipt(input.consent, now);
       if (input.lawfulBasis.attested !== true) throw attestationRequired();
       const key = emailKey(input.email);
-      const existing = await applicationRepository.findByAddress(db, jobId, key);
-      if (existing) return this.answerDuplicate(accountId, existing, input.cv.uploadId, seal);
-      await budgets(db, accountId, jobId, now);
+      // The hosted page is anonymous: it checks the budgets and the file before it looks for an
+      // earlier application, and answers a duplicate as a new one, so that nobody learns from it
+      // whether a named person applied. The API (the employer's own key) answers the duplicate first.
+      const hosted = source !== 'api';
+      if (!hosted) {
+        const existing = await applicationRepository.findByAddress(db, jobId, key);
+        if (existing) return this.answerDuplicate(accountId, existing, input.cv.uploadId, seal);
+      }
+      await budgets(db, accountId, jobId, now, source);
       const upload = await uploads.usable(accountId, input.cv.uploadId);
       await uploads.inspect(upload, consent.locale);
 
@@ -105,7 +129,7 @@ export function createApplicationService(deps: {
         const job = await openJob(trx, accountId, jobId, at);
         const raced = await applicationRepository.findByAddress(trx, jobId, key);
         if (raced) return { duplicateOf: raced };
-        await budgets(trx, accountId, jobId, at);
+        await budgets(trx, accountId, jobId, at, source);
         if (!(await uploads.spend(trx, accountId, upload.id))) {
           throw uploadInvalid('another request used it meanwhile');
         }
@@ -128,6 +152,7 @@ export function createApplicationService(deps: {
           consent_version: consent.version,
           consent_locale: consent.locale,
           consent_text: consent.text,
+          consent_socket_address: hostedMeta?.socketAddress ?? null,
           lawful_basis: JSON.stringify(input.lawfulBasis),
           source,
           blob_key: holdsAccount ? null : upload.id,
@@ -155,6 +180,15 @@ export function createApplicationService(deps: {
             { key: `build-cv:application:${id}` },
           );
         }
+        await events.record(trx, accountId, {
+          type: 'application.received',
+          data: {
+            applicationId: id,
+            jobId,
+            status: 'received',
+            cvStatus: 'processing',
+          },
+        });
         const answer: ApplicationCreated = {
           applicationId: id,
           candidateId: id,
@@ -188,7 +222,14 @@ export function createApplicationService(deps: {
 
     /** Task: an application of a person who holds an account is `claimed` (processing → claimed). */
     async standOnAccountCv(applicationId: string): Promise<void> {
-      await applicationRepository.markStandingOnAccount(db, applicationId, clock.now());
+      await db.transaction().execute(async (trx) => {
+        const moved = await applicationRepository.markStandingOnAccount(trx, applicationId, clock.now());
+        if (!moved) return;
+        await events.record(trx, moved.account_id, {
+          type: 'application.cv_status_changed',
+          data: { applicationId: moved.id, jobId: moved.job_id, status: 'received', cvStatus: 'claimed' },
+        });
+      });
     },
 
     async status(accountId: string, applicationId: string): Promise<ApplicationStatus> {

@@ -107,6 +107,8 @@ export function createCandidateService(deps: {
   uploads: UploadService;
   files: CvFileStore;
   queue: TaskQueue;
+  /** Matching forgets a suppressed address in the same transaction (issue 19). */
+  matches?: { eraseAddress(trx: Db, emailKey: string): Promise<void> };
 }) {
   const { db, clock, uploads, files, queue } = deps;
 
@@ -290,6 +292,7 @@ export function createCandidateService(deps: {
       const now = clock.now();
       const blobs = await db.transaction().execute(async (trx) => {
         await candidateRepository.addSuppression(trx, key, now);
+        await deps.matches?.eraseAddress(trx, key);
         return candidateRepository.eraseByAddress(trx, key, now);
       });
       for (const blob of blobs) await files.delete(blob);

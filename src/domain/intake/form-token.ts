@@ -6,6 +6,12 @@ import { serviceSecret } from '../cv/service-secret.ts';
 
 export const FORM_TOKEN_TTL_MS = 2 * 60 * 60_000;
 
+/** When a token was issued (epoch ms), read from the token itself; null when it is not one. */
+export function tokenIssuedMs(token: string): number | null {
+  const issued = Number(token.split('.', 1)[0]);
+  return Number.isSafeInteger(issued) && issued > 0 ? issued * 1000 : null;
+}
+
 /**
  * CSRF protection for the hosted apply form: a token bound to the job, the time it was issued and a
  * nonce that is also set as a SameSite=Strict cookie. A form posted from another site carries

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connect.ts';
 import type { UploadsTable } from '../../db/schema.ts';
 
@@ -41,6 +41,34 @@ export const uploadRepository = {
       .returning('id')
       .executeTakeFirst();
     return row !== undefined;
+  },
+
+  /**
+   * Bytes reserved by uploads not yet spent nor expired, of an account's API or hosted uploads or
+   * of one client-address bucket, and when the first of them expires.
+   */
+  async outstanding(
+    db: Db,
+    by: { accountId: string; hosted: boolean } | { bucket: string },
+    now: Date,
+  ): Promise<{ bytes: number; firstExpiry: Date | null }> {
+    let query = db
+      .selectFrom('uploads')
+      .select([
+        sql<number>`coalesce(sum(bytes), 0)::float8`.as('bytes'),
+        sql<Date | null>`min(expires_at)`.as('first_expiry'),
+      ])
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now);
+    query =
+      'bucket' in by
+        ? query.where('client_bucket', '=', by.bucket)
+        : query.where('account_id', '=', by.accountId).where('hosted', '=', by.hosted);
+    const row = await query.executeTakeFirstOrThrow();
+    return {
+      bytes: Number(row.bytes),
+      firstExpiry: row.first_expiry === null ? null : new Date(row.first_expiry),
+    };
   },
 
   async expiredUnused(db: Db, now: Date, limit: number): Promise<string[]> {

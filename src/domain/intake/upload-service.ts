@@ -2,7 +2,7 @@ import type { UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { conflict, cvRejected, unavailable, uploadInvalid } from '../errors.ts';
+import { badRequest, conflict, cvRejected, rateLimited, unavailable, uploadInvalid } from '../errors.ts';
 import type { Seal } from '../seal.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
 import { ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
@@ -11,6 +11,26 @@ import { type UploadRow, uploadRepository } from './upload-repository.ts';
 
 export const PUT_WINDOW_MS = 5 * 60_000;
 export const UPLOAD_LIFETIME_MS = 60 * 60_000;
+/** A hosted-page upload (the page's own slot, or a form's file kept for a second attempt). */
+export const HOSTED_UPLOAD_LIFETIME_MS = 20 * 60_000;
+
+/** Bytes that uploads not yet spent nor expired may reserve (issue 11.4). */
+export interface UploadQuotas {
+  /** An account's API uploads. */
+  accountBytes: number;
+  /** An account's hosted-page uploads, apart from the API's so the page never starves it. */
+  hostedAccountBytes: number;
+  /** Hosted-page uploads of one client-address bucket (an IPv4 address, an IPv6 /64). */
+  addressBytes: number;
+}
+
+export function defaultUploadQuotas(limits: CvLimits): UploadQuotas {
+  return {
+    accountBytes: 100 * limits.maxBytes,
+    hostedAccountBytes: 30 * limits.maxBytes,
+    addressBytes: 3 * limits.maxBytes,
+  };
+}
 
 export function createUploadService(deps: {
   db: Db;
@@ -18,15 +38,44 @@ export function createUploadService(deps: {
   files: CvFileStore;
   inspector: CvInspector;
   limits: CvLimits;
+  quotas?: UploadQuotas;
 }) {
   const { db, clock, files, inspector, limits } = deps;
+  const quotas = deps.quotas ?? defaultUploadQuotas(limits);
+
+  /** Refuses (429) when `bytes` more would take the outstanding uploads over a quota. */
+  async function room(
+    by: { accountId: string; hosted: boolean } | { bucket: string },
+    bytes: number,
+    quota: number,
+    now: Date,
+  ): Promise<void> {
+    const outstanding = await uploadRepository.outstanding(db, by, now);
+    if (outstanding.bytes + bytes <= quota) return;
+    const wait = outstanding.firstExpiry
+      ? Math.ceil((outstanding.firstExpiry.getTime() - now.getTime()) / 1000)
+      : 60;
+    const whose = 'bucket' in by ? 'this address' : 'this account';
+    throw rateLimited(
+      `Uploads of ${whose} not yet used hold ${outstanding.bytes} bytes, and at most ${quota} may be outstanding; use or let them expire first.`,
+      Math.max(1, wait),
+    );
+  }
+
   return {
     async create(
       accountId: string,
       input: { bytes: number; fileName?: string },
       seal?: Seal<UploadSlot>,
+      hosted?: { bucket: string },
     ): Promise<UploadSlot> {
       const now = clock.now();
+      if (input.bytes > limits.maxBytes)
+        throw badRequest(
+          `bytes is larger than the largest CV this service accepts (${limits.maxBytes} bytes).`,
+          { field: 'bytes' },
+        );
+      await this.ensureRoom(accountId, input.bytes, hosted);
       const id = newId('upl', now);
       const putExpiresAt = new Date(now.getTime() + PUT_WINDOW_MS);
       const uploadUrl = await files.presignPut(id, { bytes: input.bytes, expiresAt: putExpiresAt });
@@ -38,9 +87,11 @@ export function createUploadService(deps: {
           file_name: input.fileName ?? null,
           created_at: now,
           put_expires_at: putExpiresAt,
-          expires_at: new Date(now.getTime() + UPLOAD_LIFETIME_MS),
+          expires_at: new Date(now.getTime() + (hosted ? HOSTED_UPLOAD_LIFETIME_MS : UPLOAD_LIFETIME_MS)),
           received_at: null,
           used_at: null,
+          hosted: hosted !== undefined,
+          client_bucket: hosted?.bucket ?? null,
         });
         const slot = { uploadId: id, uploadUrl, expiresAt: putExpiresAt.toISOString() };
         await seal?.(trx, slot);
@@ -48,13 +99,29 @@ export function createUploadService(deps: {
       });
     },
 
-    /** An upload the service received itself (the hosted apply page's form): stored and marked sent. */
+    /**
+     * Refuses (429) when an upload of `bytes` would take the outstanding uploads over a quota: the
+     * account's API quota, or for the hosted page the address's and the account's hosted quotas.
+     */
+    async ensureRoom(accountId: string, bytes: number, hosted?: { bucket: string }): Promise<void> {
+      const now = clock.now();
+      if (!hosted) return room({ accountId, hosted: false }, bytes, quotas.accountBytes, now);
+      await room({ bucket: hosted.bucket }, bytes, quotas.addressBytes, now);
+      await room({ accountId, hosted: true }, bytes, quotas.hostedAccountBytes, now);
+    },
+
+    /**
+     * An upload the service received itself (the hosted apply page's form): stored and marked
+     * sent; it lives minutes, long enough to correct the form and send it again.
+     */
     async createFromFile(
       accountId: string,
       filePath: string,
       bytes: number,
       fileName: string | null,
+      hosted: { bucket: string },
     ): Promise<string> {
+      await this.ensureRoom(accountId, bytes, hosted);
       const now = clock.now();
       const id = newId('upl', now);
       await uploadRepository.insert(db, {
@@ -64,9 +131,11 @@ export function createUploadService(deps: {
         file_name: fileName,
         created_at: now,
         put_expires_at: now,
-        expires_at: new Date(now.getTime() + UPLOAD_LIFETIME_MS),
+        expires_at: new Date(now.getTime() + HOSTED_UPLOAD_LIFETIME_MS),
         received_at: now,
         used_at: null,
+        hosted: true,
+        client_bucket: hosted.bucket,
       });
       await files.putFile(id, filePath);
       return id;

@@ -217,6 +217,34 @@ export const jobRepository = {
     return query.orderBy('j.id', 'desc').limit(limit).execute();
   },
 
+  /**
+   * Published jobs whose expiry passed after the position (expires_at, id) and by `now`, in that
+   * order: the expiry sweep's next candidates.
+   */
+  async listExpiredAfter(
+    db: Db,
+    after: { at: Date; id: string },
+    now: Date,
+    limit: number,
+  ): Promise<{ id: string; account_id: string; expires_at: Date }[]> {
+    const rows = await db
+      .selectFrom('jobs')
+      .select(['id', 'account_id', 'expires_at'])
+      .where('status', '=', 'published')
+      .where((eb) =>
+        eb.or([
+          eb('expires_at', '>', after.at),
+          eb.and([eb('expires_at', '=', after.at), eb('id', '>', after.id)]),
+        ]),
+      )
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows as { id: string; account_id: string; expires_at: Date }[];
+  },
+
   async listAll(db: Db, accountId: string): Promise<JobRow[]> {
     return db
       .selectFrom('jobs')

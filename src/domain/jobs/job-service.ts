@@ -25,6 +25,7 @@ import {
 } from './job-repository.ts';
 import { type JobCompany, isManaged, statusAt, toJobView } from './job-view.ts';
 import type { Seal } from '../seal.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import {
   checkWords,
   lockedChanges,
@@ -69,8 +70,13 @@ export function createJobService(deps: {
   clock: Clock;
   publicBaseUrl: string;
   screenings: ScreeningsOfClosedRole;
+  events: EventRecorder;
 }) {
-  const { db, clock, publicBaseUrl, screenings } = deps;
+  const { db, clock, publicBaseUrl, screenings, events } = deps;
+
+  /** A job event, in the change's transaction: ids and the status after the change. */
+  const jobEvent = (trx: Db, row: JobRow, type: 'job.published' | 'job.updated' | 'job.closed', now: Date) =>
+    events.record(trx, row.account_id, { type, data: { jobId: row.id, status: statusAt(row, now) } });
 
   async function account(trx: Db, accountId: string, forUpdate = false): Promise<AccountRow> {
     const row = forUpdate
@@ -109,6 +115,7 @@ export function createJobService(deps: {
         expires_at: expiryDays === null ? null : new Date(now.getTime() + expiryDays * DAY_MS),
         updated_at: now,
       });
+      await jobEvent(trx, updated, 'job.updated', now);
       return { job: view(updated, acc, now), firstPublish: false };
     }
     const words = { ...(row.content as Words), ...((row.staged as Words | null) ?? {}) };
@@ -133,6 +140,7 @@ export function createJobService(deps: {
       closed_at: null,
       updated_at: now,
     });
+    await jobEvent(trx, updated, 'job.published', now);
     return { job: view(updated, acc, now), firstPublish };
   }
 
@@ -151,6 +159,7 @@ export function createJobService(deps: {
       staged: null,
       updated_at: now,
     });
+    if (statusAt(updated, now) !== 'draft') await jobEvent(trx, updated, 'job.updated', now);
     return { job: view(updated, acc, now), pendingRevision: false };
   }
 
@@ -187,7 +196,12 @@ export function createJobService(deps: {
      * On a draft the words change at once. On a published, closed or expired ad they are staged
      * (the live words stay) until promoted. expiresAt and maxMatches always apply at once.
      */
-    async edit(accountId: string, jobId: string, input: JobEdit): Promise<EditResult> {
+    async edit(
+      accountId: string,
+      jobId: string,
+      input: JobEdit,
+      seal?: Seal<EditResult>,
+    ): Promise<EditResult> {
       const now = clock.now();
       const sent = pickWords(input);
       checkWords(sent);
@@ -235,8 +249,12 @@ export function createJobService(deps: {
             jobId,
             edited ? { ...changes, updated_at: now } : changes,
           );
+          // Drafts are nobody's business outside the account: no event until they are published.
+          if (edited && status !== 'draft') await jobEvent(trx, result, 'job.updated', now);
         }
-        return { job: view(result, acc, now), pendingRevision: result.staged !== null };
+        const edited = { job: view(result, acc, now), pendingRevision: result.staged !== null };
+        await seal?.(trx, edited);
+        return edited;
       });
     },
 
@@ -269,6 +287,7 @@ export function createJobService(deps: {
         });
         // The role's open screenings end with it, unbilled, in the same transaction.
         await screenings.cancelForClosedJob(trx, jobId, now);
+        await jobEvent(trx, updated, 'job.closed', now);
         const job = view(updated, acc, now);
         await seal?.(trx, job);
         return job;
@@ -345,11 +364,19 @@ export function createJobService(deps: {
       }));
     },
 
-    async promote(accountId: string, jobId: string): Promise<EditResult> {
-      return db.transaction().execute((trx) => promoteIn(trx, accountId, jobId));
+    async promote(accountId: string, jobId: string, seal?: Seal<EditResult>): Promise<EditResult> {
+      return db.transaction().execute(async (trx) => {
+        const promoted = await promoteIn(trx, accountId, jobId);
+        await seal?.(trx, promoted);
+        return promoted;
+      });
     },
 
-    async manage(accountId: string, jobId: string): Promise<{ job: AuthoredJob; managed: true }> {
+    async manage(
+      accountId: string,
+      jobId: string,
+      seal?: Seal<{ job: AuthoredJob; managed: true }>,
+    ): Promise<{ job: AuthoredJob; managed: true }> {
       return db.transaction().execute(async (trx) => {
         // The account row lock makes the slot count and the take one step: two calls cannot share a slot.
         const acc = await account(trx, accountId, true);
@@ -363,11 +390,17 @@ export function createJobService(deps: {
           throw noSlotAvailable(acc.managed_ad_slots);
         }
         const updated = await jobRepository.update(trx, accountId, jobId, { managed_since: now });
-        return { job: view(updated, acc, now), managed: true };
+        const result = { job: view(updated, acc, now), managed: true as const };
+        await seal?.(trx, result);
+        return result;
       });
     },
 
-    async unmanage(accountId: string, jobId: string): Promise<{ job: AuthoredJob; managed: false }> {
+    async unmanage(
+      accountId: string,
+      jobId: string,
+      seal?: Seal<{ job: AuthoredJob; managed: false }>,
+    ): Promise<{ job: AuthoredJob; managed: false }> {
       return db.transaction().execute(async (trx) => {
         const acc = await account(trx, accountId);
         const row = await jobFor(trx, accountId, jobId);
@@ -376,7 +409,9 @@ export function createJobService(deps: {
           row.managed_since === null
             ? row
             : await jobRepository.update(trx, accountId, jobId, { managed_since: null });
-        return { job: view(updated, acc, now), managed: false };
+        const result = { job: view(updated, acc, now), managed: false as const };
+        if (updated !== row) await seal?.(trx, result);
+        return result;
       });
     },
   };

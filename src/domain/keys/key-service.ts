@@ -7,6 +7,7 @@ import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, dpaRequired, notFound } from '../errors.ts';
 import { type ApiKeyRow, keyRepository } from './key-repository.ts';
 import { SCOPES, type Scope, isScope } from './scopes.ts';
+import type { Seal } from '../seal.ts';
 
 export interface Principal {
   keyId: string;
@@ -63,7 +64,12 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
   }
 
   return {
-    async mint(accountId: string, input: KeyCreate): Promise<{ key: ApiKey; secret: string }> {
+    /** `seal` runs in the minting transaction (the console's audit entry commits with the key). */
+    async mint(
+      accountId: string,
+      input: KeyCreate,
+      seal?: Seal<{ key: ApiKey; secret: string }>,
+    ): Promise<{ key: ApiKey; secret: string }> {
       const unknown = input.scopes.filter((scope) => !isScope(scope));
       if (unknown.length > 0) {
         throw badRequest(`Unknown scope "${unknown[0]}"; scopes are ${SCOPES.join(', ')}.`, {
@@ -78,17 +84,21 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       }
       const now = clock.now();
       const secret = SECRET_PREFIX + randomToken(32);
-      const row = await keyRepository.insert(db, {
-        id: newId('key', now),
-        account_id: accountId,
-        name: input.name ?? null,
-        scopes,
-        secret_hash: hashSecret(secret),
-        created_at: now,
-        last_used_at: null,
-        revoked_at: null,
+      return db.transaction().execute(async (trx) => {
+        const row = await keyRepository.insert(trx, {
+          id: newId('key', now),
+          account_id: accountId,
+          name: input.name ?? null,
+          scopes,
+          secret_hash: hashSecret(secret),
+          created_at: now,
+          last_used_at: null,
+          revoked_at: null,
+        });
+        const minted = { key: toKeyView(row), secret };
+        await seal?.(trx, minted);
+        return minted;
       });
-      return { key: toKeyView(row), secret };
     },
 
     async list(accountId: string): Promise<ApiKey[]> {
@@ -96,8 +106,11 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       return (await keyRepository.listForAccount(db, accountId)).map(toKeyView);
     },
 
-    async revoke(accountId: string, keyId: string): Promise<void> {
-      if (!(await keyRepository.revoke(db, accountId, keyId, clock.now()))) throw notFound('Key');
+    async revoke(accountId: string, keyId: string, seal?: Seal<{ keyId: string }>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (!(await keyRepository.revoke(trx, accountId, keyId, clock.now()))) throw notFound('Key');
+        await seal?.(trx, { keyId });
+      });
     },
 
     /**

@@ -34,6 +34,15 @@ export const screeningRepository = {
     return db.insertInto('screening_templates').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
+  async templates(db: Db, accountId: string): Promise<TemplateRow[]> {
+    return db
+      .selectFrom('screening_templates')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
+  },
+
   async template(db: Db, accountId: string, id: string): Promise<TemplateRow | undefined> {
     return db
       .selectFrom('screening_templates')

@@ -10,6 +10,7 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { screeningInviteMail } from '../../mail/templates.ts';
 import { cvRepository } from '../cv/cv-repository.ts';
@@ -58,8 +59,20 @@ const templateView = (row: TemplateRow): ScreeningTemplate => ({
   active: row.active,
 });
 
-export function createScreeningService(deps: { db: Db; clock: Clock; queue: TaskQueue; mailer: Mailer }) {
-  const { db, clock, queue } = deps;
+export function createScreeningService(deps: {
+  db: Db;
+  clock: Clock;
+  queue: TaskQueue;
+  mailer: Mailer;
+  events: EventRecorder;
+}) {
+  const { db, clock, queue, events } = deps;
+
+  const screeningEvent = (trx: Db, row: ScreeningRow, type: 'screening.invited' | 'screening.completed') =>
+    events.record(trx, row.account_id, {
+      type,
+      data: { screeningId: row.id, jobId: row.job_id, candidateId: row.candidate_id, status: row.status },
+    });
 
   /** The invitation: the screening row, and its email as a keyed task unless it goes to a virtual CV. */
   async function invite(
@@ -99,6 +112,7 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
       completed_at: null,
       cancelled_at: null,
     });
+    await screeningEvent(trx, row, 'screening.invited');
     if (row.delivery_path === 'email') {
       await queue.enqueue(
         trx,
@@ -111,21 +125,33 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
   }
 
   return {
-    async createTemplate(accountId: string, input: TemplateCreate): Promise<ScreeningTemplate> {
+    async createTemplate(
+      accountId: string,
+      input: TemplateCreate,
+      seal?: Seal<ScreeningTemplate>,
+    ): Promise<ScreeningTemplate> {
       if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
       const now = clock.now();
-      return templateView(
-        await screeningRepository.insertTemplate(db, {
-          id: newId('tpl', now),
-          account_id: accountId,
-          name: input.name,
-          price_cents: input.priceCents,
-          currency: input.currency,
-          active: input.active ?? true,
-          created_at: now,
-          updated_at: now,
-        }),
-      );
+      return db.transaction().execute(async (trx) => {
+        const template = templateView(
+          await screeningRepository.insertTemplate(trx, {
+            id: newId('tpl', now),
+            account_id: accountId,
+            name: input.name,
+            price_cents: input.priceCents,
+            currency: input.currency,
+            active: input.active ?? true,
+            created_at: now,
+            updated_at: now,
+          }),
+        );
+        await seal?.(trx, template);
+        return template;
+      });
+    },
+
+    async listTemplates(accountId: string): Promise<ScreeningTemplate[]> {
+      return (await screeningRepository.templates(db, accountId)).map(templateView);
     },
 
     async updateTemplate(
@@ -198,7 +224,11 @@ export function createScreeningService(deps: { db: Db; clock: Clock; queue: Task
     /** Console: the candidate finished; overage is billed now, at the price locked at the call. */
     async complete(accountId: string, screeningId: string): Promise<Screening> {
       const now = clock.now();
-      const row = await screeningRepository.complete(db, accountId, screeningId, now);
+      const row = await db.transaction().execute(async (trx) => {
+        const completed = await screeningRepository.complete(trx, accountId, screeningId, now);
+        if (completed) await screeningEvent(trx, completed, 'screening.completed');
+        return completed;
+      });
       if (row) return screeningView(row, now);
       const existing = await screeningRepository.find(db, accountId, screeningId);
       if (!existing) throw notFound('Screening');

@@ -14,6 +14,7 @@ import {
 import type { JobRow } from '../jobs/job-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
+import { matchRepository } from '../matches/match-repository.ts';
 import { type TemplateRow, screeningRepository } from './screening-repository.ts';
 
 /**
@@ -67,7 +68,8 @@ export async function managedRole(
 
 /**
  * The path's candidate, one of the role's: an application to this job that is received and still
- * holds the person's address, or a person in the account's pool that does. Anything else is 404.
+ * holds the person's address, a person in the account's pool that does, or an applicant to another
+ * of its roles who is a match of this one. Anything else is 404.
  */
 export async function roleCandidate(
   trx: Db,
@@ -83,6 +85,16 @@ export async function roleCandidate(
     application.email !== null
   ) {
     return { kind: 'application', applied: true, claimed: application.cv_status === 'claimed' };
+  }
+  // An earlier applicant to another of the account's roles is this role's candidate once matched
+  // to it (issue 19): contacting them is unsolicited.
+  if (
+    application &&
+    application.status === 'received' &&
+    application.email !== null &&
+    (await matchRepository.isMatch(trx, jobId, 'application', candidateId))
+  ) {
+    return { kind: 'application', applied: false, claimed: application.cv_status === 'claimed' };
   }
   if (imported && imported.email !== null) {
     return { kind: 'candidate', applied: false, claimed: imported.cv_status === 'claimed' };

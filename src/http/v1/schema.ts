@@ -12,7 +12,7 @@ const RATE_LIMIT_NOTE =
 export function v1Docs(options: {
   operationId: string;
   summary: string;
-  tag: 'jobs' | 'applications' | 'screening';
+  tag: 'jobs' | 'applications' | 'screening' | 'events';
   scope: string;
   success: Record<number, TSchema>;
   errors?: ErrorCode[];

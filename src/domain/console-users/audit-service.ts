@@ -1,0 +1,86 @@
+import type { AuditEntry } from '../../contract/console-users.ts';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { newId } from '../../lib/ids.ts';
+import { accountRepository } from '../accounts/account-repository.ts';
+import { badRequest, notFound } from '../errors.ts';
+import type { Seal } from '../seal.ts';
+import { type AuditRow, auditRepository } from './audit-repository.ts';
+
+/** Who made a console change: a signed-in console user, or the operator (console token). */
+export type Actor = { kind: 'user'; userId: string; email: string } | { kind: 'operator' };
+
+/** What a change records beside who and when; never a secret, a password or a candidate's data. */
+export interface AuditFact {
+  action: string;
+  target?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+function toEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    actor: { kind: row.actor_kind, userId: row.actor_id, email: row.actor_email },
+    action: row.action,
+    target: row.target,
+    detail: row.detail,
+  };
+}
+
+export function createAuditService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function record(trx: Db, accountId: string, actor: Actor, fact: AuditFact): Promise<void> {
+    const now = clock.now();
+    await auditRepository.insert(trx, {
+      id: newId('aud', now),
+      account_id: accountId,
+      actor_kind: actor.kind,
+      actor_id: actor.kind === 'user' ? actor.userId : null,
+      actor_email: actor.kind === 'user' ? actor.email : null,
+      action: fact.action,
+      target: fact.target ?? null,
+      detail: fact.detail ?? {},
+      at: now,
+    });
+  }
+
+  return {
+    record,
+
+    /**
+     * A seal that records the change in the service's own transaction: the change and its audit
+     * entry commit or vanish together. `describe` reads the service's result.
+     */
+    sealed<T>(accountId: string, actor: Actor, describe: (result: T) => AuditFact | null): Seal<T> {
+      return async (trx, result) => {
+        const fact = describe(result);
+        if (fact !== null) await record(trx, accountId, actor, fact);
+      };
+    },
+
+    async list(
+      accountId: string,
+      query: { limit?: number; cursor?: string } = {},
+    ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+      if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
+      let beforeSeq: string | null = null;
+      if (query.cursor !== undefined) {
+        beforeSeq = decodeCursor(query.cursor);
+        if (beforeSeq === null || !/^\d{1,19}$/.test(beforeSeq))
+          throw badRequest('cursor is not a cursor this API handed out.', { field: 'cursor' });
+      }
+      const limit = query.limit ?? 100;
+      const rows = await auditRepository.list(db, accountId, limit + 1, beforeSeq);
+      const page = rows.slice(0, limit);
+      return {
+        entries: page.map(toEntry),
+        nextCursor: rows.length > limit ? encodeCursor(String(page.at(-1)!.seq)) : null,
+      };
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

@@ -1,0 +1,163 @@
+import {
+  EVENT_TYPE_NAMES,
+  type EventInput,
+  type EventType,
+  isEventType,
+  scopeOfEventType,
+} from '../../contract/events.ts';
+import type { Scope } from '../../contract/vocabulary.ts';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { newId } from '../../lib/ids.ts';
+import { badRequest } from '../errors.ts';
+import { jobRepository } from '../jobs/job-repository.ts';
+import { type EventRow, type FeedPosition, eventRepository } from './event-repository.ts';
+
+/** Events are kept at least 30 days (extensions.md §3); one more day covers a late sweep. */
+export const EVENTS_KEPT_MS = 31 * 86_400_000;
+const EXPIRY_SWEEP = 'job.expired';
+/** On its first run, the expiry sweep reports expiries of the last day, not every one ever. */
+const FIRST_EXPIRY_LOOKBACK_MS = 86_400_000;
+const SWEEP_BATCH = 200;
+
+export interface FeedEvent {
+  id: string;
+  type: EventType;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+/** What the other areas need of the event log: record an event in their own transaction. */
+export interface EventRecorder {
+  record(trx: Db, accountId: string, event: EventInput, options?: { dedupeKey?: string }): Promise<boolean>;
+}
+
+export function toFeedEvent(row: Pick<EventRow, 'id' | 'type' | 'data' | 'created_at'>): FeedEvent {
+  return {
+    id: row.id,
+    type: row.type as EventType,
+    createdAt: row.created_at.toISOString(),
+    data: row.data,
+  };
+}
+
+const positionText = (p: FeedPosition) => `${p.txid}.${p.seq}`;
+
+function parsePosition(cursor: string): FeedPosition {
+  const text = decodeCursor(cursor);
+  const match = text === null ? null : /^(\d{1,20})\.(\d{1,19})$/.exec(text);
+  if (!match) throw badRequest('after is not a cursor this API handed out.', { field: 'after' });
+  return { txid: match[1]!, seq: match[2]! };
+}
+
+export function createEventLog(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  return {
+    /**
+     * Records an event in the caller's transaction, with one delivery per subscribed webhook: the
+     * event exists exactly when the change it reports commits. A used dedupe key records nothing.
+     */
+    async record(
+      trx: Db,
+      accountId: string,
+      event: EventInput,
+      options: { dedupeKey?: string } = {},
+    ): Promise<boolean> {
+      const now = clock.now();
+      return eventRepository.insert(trx, {
+        id: newId('evt', now),
+        accountId,
+        type: event.type,
+        data: event.data,
+        dedupeKey: options.dedupeKey ?? null,
+        createdAt: now,
+      });
+    },
+
+    /** The feed: the events of the types the key's scopes cover, oldest first. */
+    async feed(
+      accountId: string,
+      scopes: ReadonlySet<Scope>,
+      query: { after?: string; types?: string; limit?: number },
+    ): Promise<{ events: FeedEvent[]; nextCursor: string }> {
+      let types = EVENT_TYPE_NAMES;
+      if (query.types !== undefined) {
+        const asked = new Set<EventType>();
+        for (const part of query.types.split(',')) {
+          const type = part.trim();
+          if (!isEventType(type)) {
+            throw badRequest(
+              `types must be a comma-separated list of ${EVENT_TYPE_NAMES.join(', ')}; "${type}" is not one.`,
+              {
+                field: 'types',
+              },
+            );
+          }
+          asked.add(type);
+        }
+        types = [...asked];
+      }
+      const visible = types.filter((type) => scopes.has(scopeOfEventType(type)));
+      const after = query.after === undefined ? null : parsePosition(query.after);
+      const limit = query.limit ?? 50;
+      if (visible.length === 0)
+        return { events: [], nextCursor: encodeCursor(positionText(after ?? { txid: '0', seq: '0' })) };
+      const { rows, horizon } = await eventRepository.page(db, { accountId, types: visible, after, limit });
+      let next: FeedPosition = after ?? { txid: '0', seq: '0' };
+      if (rows.length > 0) next = { txid: rows.at(-1)!.txid, seq: rows.at(-1)!.seq };
+      // A short page read everything before the horizon: the next poll starts there.
+      if (rows.length < limit && BigInt(horizon) > BigInt(next.txid)) next = { txid: horizon, seq: '0' };
+      return { events: rows.map(toFeedEvent), nextCursor: encodeCursor(positionText(next)) };
+    },
+
+    /**
+     * `job.expired` once per job and expiry instant, for published jobs whose `expiresAt` passed
+     * since the last sweep. Writes nothing to the job: its `updatedAt` does not move.
+     */
+    async sweepExpiredJobs(): Promise<number> {
+      const now = clock.now();
+      const saved = await eventRepository.sweepPosition(db, EXPIRY_SWEEP);
+      const from = saved ?? { at: new Date(now.getTime() - FIRST_EXPIRY_LOOKBACK_MS), id: '' };
+      let emitted = 0;
+      let position = from;
+      for (;;) {
+        const due = await jobRepository.listExpiredAfter(db, position, now, SWEEP_BATCH);
+        if (due.length === 0) break;
+        await db.transaction().execute(async (trx) => {
+          for (const job of due) {
+            const recorded = await this.record(
+              trx,
+              job.account_id,
+              { type: 'job.expired', data: { jobId: job.id, status: 'expired' } },
+              { dedupeKey: `job.expired:${job.id}:${job.expires_at.toISOString()}` },
+            );
+            if (recorded) emitted++;
+          }
+          const last = due.at(-1)!;
+          position = { at: last.expires_at, id: last.id };
+          await eventRepository.saveSweepPosition(trx, EXPIRY_SWEEP, position.at, position.id);
+        });
+        if (due.length < SWEEP_BATCH) break;
+      }
+      if (!saved && position === from)
+        await eventRepository.saveSweepPosition(db, EXPIRY_SWEEP, from.at, from.id);
+      return emitted;
+    },
+
+    /** Retention: events older than EVENTS_KEPT_MS go, in batches. */
+    async sweepOld(): Promise<number> {
+      const before = new Date(clock.now().getTime() - EVENTS_KEPT_MS);
+      let total = 0;
+      for (let round = 0; round < 50; round++) {
+        const n = await eventRepository.deleteOlderThan(db, before, 1000);
+        total += n;
+        if (n < 1000) break;
+      }
+      return total;
+    },
+  };
+}
+
+export type EventLog = ReturnType<typeof createEventLog>;

@@ -1,0 +1,169 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/connect.ts';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.ts';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+/** A claimed delivery with what sending it needs. */
+export interface DueDelivery extends DeliveryRow {
+  url: string;
+  secret: string;
+}
+
+export const webhookRepository = {
+  async insert(db: Db, row: WebhookRow): Promise<WebhookRow> {
+    return db.insertInto('webhooks').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async list(db: Db, accountId: string): Promise<WebhookRow[]> {
+    return db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+  },
+
+  async find(db: Db, accountId: string, id: string): Promise<WebhookRow | undefined> {
+    return db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  async countForAccount(db: Db, accountId: string): Promise<number> {
+    const row = await db
+      .selectFrom('webhooks')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return row.n;
+  },
+
+  /** Deletes the endpoint with its deliveries and their log. */
+  async delete(db: Db, accountId: string, id: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('webhooks')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  /** The delivery log of one endpoint, newest first. */
+  async attempts(db: Db, webhookId: string, limit: number): Promise<AttemptRow[]> {
+    return db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  async attempt(db: Db, webhookId: string, attemptId: string): Promise<AttemptRow | undefined> {
+    return db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .where('id', '=', attemptId)
+      .executeTakeFirst();
+  },
+
+  /** Queues a delivery again, due now, with a fresh attempt budget; false if it is running now. */
+  async retryDelivery(db: Db, deliveryId: string, now: Date): Promise<boolean> {
+    const row = await db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'queued', attempts: 0, next_attempt_at: now, locked_until: null, updated_at: now })
+      .where('id', '=', deliveryId)
+      .where((eb) => eb.or([eb('state', '!=', 'running'), eb('locked_until', '<=', now)]))
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /**
+   * Claims due deliveries, at most `perEndpoint` running at once per endpoint and `limit` in all,
+   * each endpoint's oldest first and the endpoints in turn: one endpoint's backlog or slowness
+   * never takes another's turn. A lease that ran out (its worker died) makes a delivery due again.
+   */
+  async claim(
+    db: Db,
+    options: { now: Date; leaseMs: number; perEndpoint: number; limit: number; exclude: readonly string[] },
+  ): Promise<DueDelivery[]> {
+    const { now, perEndpoint, limit } = options;
+    const until = new Date(now.getTime() + options.leaseMs);
+    const exclude = options.exclude.length > 0 ? options.exclude : [''];
+    const result = await sql<DueDelivery>`
+      WITH busy AS (
+        SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries
+        WHERE state = 'running' AND locked_until > ${now}
+        GROUP BY webhook_id
+      ), picked AS (
+        SELECT d.id, d.turn FROM webhooks w
+        LEFT JOIN busy b ON b.webhook_id = w.id
+        CROSS JOIN LATERAL (
+          SELECT id, row_number() OVER (ORDER BY next_attempt_at, id) AS turn
+          FROM webhook_deliveries
+          WHERE webhook_id = w.id
+            AND ((state = 'queued' AND next_attempt_at <= ${now})
+              OR (state = 'running' AND locked_until <= ${now}))
+          ORDER BY next_attempt_at, id
+          LIMIT greatest(0, ${perEndpoint} - coalesce(b.n, 0))
+        ) d
+        WHERE w.id <> ALL (${sql.val(exclude)}::text[])
+        ORDER BY d.turn, d.id
+        LIMIT ${limit}
+      )
+      UPDATE webhook_deliveries AS d
+      SET state = 'running', attempts = d.attempts + 1, locked_until = ${until}, updated_at = ${now}
+      FROM picked, webhooks w
+      WHERE d.id = picked.id AND w.id = d.webhook_id
+        AND ((d.state = 'queued' AND d.next_attempt_at <= ${now})
+          OR (d.state = 'running' AND d.locked_until <= ${now}))
+      RETURNING d.*, w.url, w.secret`.execute(db);
+    return result.rows;
+  },
+
+  /** Records one attempt and moves the delivery on (done, failed, or queued for its next try). */
+  async settle(
+    db: Db,
+    delivery: DeliveryRow,
+    attempt: Omit<AttemptRow, 'delivery_id' | 'webhook_id' | 'event_id' | 'attempt'>,
+    next: { state: 'succeeded' | 'failed' } | { state: 'queued'; at: Date },
+  ): Promise<void> {
+    const moved = await db
+      .updateTable('webhook_deliveries')
+      .set({
+        state: next.state,
+        next_attempt_at: next.state === 'queued' ? next.at : delivery.next_attempt_at,
+        locked_until: null,
+        updated_at: attempt.at,
+      })
+      .where('id', '=', delivery.id)
+      .where('state', '=', 'running')
+      .where('attempts', '=', delivery.attempts)
+      .returning('id')
+      .executeTakeFirst();
+    if (!moved) return;
+    await db
+      .insertInto('webhook_attempts')
+      .values({
+        ...attempt,
+        delivery_id: delivery.id,
+        webhook_id: delivery.webhook_id,
+        event_id: delivery.event_id,
+        attempt: delivery.attempts,
+      })
+      .execute();
+  },
+
+  async deleteFinished(db: Db, before: Date): Promise<number> {
+    const result = await db
+      .deleteFrom('webhook_deliveries')
+      .where('state', 'in', ['succeeded', 'failed'])
+      .where('updated_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+};

@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+import type { MatchPage } from '../../contract/match.ts';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { newId } from '../../lib/ids.ts';
+import type { TaskQueue } from '../../tasks/queue.ts';
+import { adNotManagedForMatches, badRequest, notFound } from '../errors.ts';
+import { jobRepository } from '../jobs/job-repository.ts';
+import { isManaged } from '../jobs/job-view.ts';
+import { type ManagedRoleRow, type SubjectKind, matchRepository } from './match-repository.ts';
+import { type CandidateProfile, candidateProfile, type RoleProfile, roleProfile } from './profile.ts';
+import { finalRank, shortlist } from './rank.ts';
+
+/** New profiles within this window start one look at the account's roles, not one each. */
+export const REFRESH_BATCH_MS = 10_000;
+/** An uncapped role takes at most this many matches per run (docs/decisions.md). */
+export const MAX_MATCHES_PER_RUN = 1_000;
+/** Profiles this recent are scored again by the next run, in case their transaction was still open. */
+const SCORED_OVERLAP_MS = 120_000;
+
+const candidateTerms = (profile: CandidateProfile) => [
+  ...profile.skills,
+  ...new Set(profile.titles.flat().map((concept) => `t:${concept}`)),
+];
+const roleTerms = (role: RoleProfile) => [
+  ...role.required.map((skill) => skill.key),
+  ...role.nice.map((skill) => skill.key),
+  ...role.concepts.map((concept) => `t:${concept}`),
+];
+
+/** A subject whose virtual CV was just built. */
+export interface BuiltSubject {
+  kind: SubjectKind;
+  id: string;
+  accountId: string;
+  email: string | null;
+}
+
+export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueue }) {
+  const { db, clock, queue } = deps;
+
+  /** The role's state that generation depends on: its words, its cap, and the account's pool. */
+  async function fingerprint(role: ManagedRoleRow): Promise<string> {
+    const pool = await matchRepository.poolState(db, role.account_id);
+    return createHash('sha256')
+      .update(JSON.stringify([role.content, role.max_matches, role.managed_since.toISOString(), pool]))
+      .digest('base64url')
+      .slice(0, 22);
+  }
+
+  async function enqueueFor(roles: ManagedRoleRow[]): Promise<number> {
+    let queued = 0;
+    for (const role of roles) {
+      const key = `generate-matches:${role.id}:${await fingerprint(role)}`;
+      if (
+        await queue.enqueue(db, 'generate-matches', { accountId: role.account_id, jobId: role.id }, { key })
+      )
+        queued++;
+    }
+    return queued;
+  }
+
+  return {
+    /**
+     * Called in the build-cv task's transaction once a virtual CV is built: the profile is
+     * (re)written and one batched look at the account's managed roles is queued.
+     */
+    async profileBuilt(trx: Db, subject: BuiltSubject, document: unknown): Promise<void> {
+      const now = clock.now();
+      const { words, ...profile } = candidateProfile(document, now);
+      await matchRepository.upsertProfile(trx, {
+        subject_kind: subject.kind,
+        subject_id: subject.id,
+        account_id: subject.accountId,
+        email_key: subject.email ? subject.email.trim().toLowerCase() : null,
+        profile,
+        terms: candidateTerms(profile),
+        words: words ?? [],
+        at: now,
+      });
+      const batchEnd = Math.ceil((now.getTime() + 1) / REFRESH_BATCH_MS) * REFRESH_BATCH_MS;
+      await queue.enqueue(
+        trx,
+        'refresh-matches',
+        { accountId: subject.accountId },
+        { key: `refresh-matches:${subject.accountId}:${batchEnd}`, runAfter: new Date(batchEnd) },
+      );
+    },
+
+    /** In the erasing transaction: the person leaves the pool and every role's matches at once. */
+    async erase(trx: Db, kind: SubjectKind, id: string): Promise<void> {
+      await matchRepository.eraseSubject(trx, kind, id);
+    },
+
+    /** In the suppressing transaction: nothing of the address stays, in any account. */
+    async eraseAddress(trx: Db, emailKey: string): Promise<void> {
+      await matchRepository.eraseAddress(trx, emailKey.trim().toLowerCase());
+    },
+
+    /**
+     * Queues a generation for every managed role whose words, cap or pool changed since its last
+     * one (the task key is the role's state, so an unchanged role queues nothing). Runs from the
+     * refresh task for one account, and from maintenance for all.
+     */
+    async refresh(accountId: string | null): Promise<number> {
+      return enqueueFor(await matchRepository.managedRoles(db, clock.now(), accountId));
+    },
+
+    /**
+     * Task: the role's best unmatched people, until `maxMatches` exist. When only new profiles
+     * arrived since the last run (same words, same managing period, and that run did not fill its
+     * room), only those are scored; otherwise the whole pool.
+     */
+    async generate(accountId: string, jobId: string): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        // The role locked: two runs for one role take turns and never pass the cap together.
+        const job = await jobRepository.find(trx, accountId, jobId, true);
+        if (!job || !isManaged(job, now) || job.managed_since === null) return 0;
+        const existing = await matchRepository.countForJob(trx, jobId);
+        const room =
+          job.max_matches === null
+            ? MAX_MATCHES_PER_RUN
+            : Math.min(MAX_MATCHES_PER_RUN, job.max_matches - existing);
+        if (room <= 0) return 0;
+        const role = roleProfile(job.content);
+        const terms = roleTerms(role);
+        if (terms.length === 0) return 0;
+        const wordsHash = createHash('sha256').update(JSON.stringify(job.content)).digest('base64url');
+        const last = await matchRepository.lastRun(trx, jobId);
+        const incremental =
+          last !== undefined &&
+          last.words_hash === wordsHash &&
+          last.managed_since.getTime() === job.managed_since.getTime() &&
+          !last.filled;
+        const rows = await matchRepository.pool(
+          trx,
+          accountId,
+          jobId,
+          terms,
+          incremental ? last.scored_until : null,
+        );
+        const candidates = shortlist(
+          role,
+          rows.map((row) => ({
+            id: row.subject_id,
+            kind: row.subject_kind,
+            personKey: row.email_key ?? `${row.subject_kind}:${row.subject_id}`,
+            profile: row.profile as CandidateProfile,
+          })),
+          room,
+        );
+        const words = await matchRepository.words(
+          trx,
+          candidates.map((person) => person.id),
+        );
+        const ranked = finalRank(
+          role,
+          candidates.map((person) => ({
+            ...person,
+            profile: { ...person.profile, words: words.get(person.id) ?? [] },
+          })),
+        );
+        const chosen: typeof ranked = [];
+        const people = new Set<string>();
+        for (const person of ranked) {
+          if (chosen.length >= room) break;
+          if (people.has(person.personKey)) continue;
+          people.add(person.personKey);
+          chosen.push(person);
+        }
+        const inserted = await matchRepository.insertMatches(
+          trx,
+          chosen.map((person) => ({
+            id: newId('mat', now),
+            account_id: accountId,
+            job_id: jobId,
+            candidate_kind: person.kind,
+            candidate_id: person.id,
+            person_key: person.personKey,
+            score: Math.round(person.score * 10_000),
+            reasons: person.reasons,
+            created_at: now,
+          })),
+        );
+        await matchRepository.recordRun(trx, {
+          job_id: jobId,
+          words_hash: wordsHash,
+          max_matches: job.max_matches,
+          managed_since: job.managed_since,
+          // A profile written by a transaction still open now may carry an earlier time: overlap.
+          scored_until: new Date(now.getTime() - SCORED_OVERLAP_MS),
+          filled: chosen.length >= room,
+          ran_at: now,
+        });
+        return inserted;
+      });
+    },
+
+    /** GET …/matches: best first; 404 for another account's or a draft job, 409 when not managed. */
+    async list(
+      accountId: string,
+      jobId: string,
+      query: { cursor?: string; limit?: number },
+    ): Promise<MatchPage> {
+      const now = clock.now();
+      const job = await jobRepository.find(db, accountId, jobId);
+      if (!job || job.status === 'draft') throw notFound('Job');
+      if (!isManaged(job, now)) throw adNotManagedForMatches();
+      let after: { score: number; id: string } | null = null;
+      if (query.cursor !== undefined) {
+        const position = decodeCursor(query.cursor);
+        const m = position === null ? null : /^(\d{1,5}):(mat_[A-Za-z0-9_-]{1,60})$/.exec(position);
+        if (!m) throw badRequest('cursor is not a cursor this API handed out.', { field: 'cursor' });
+        after = { score: Number(m[1]), id: m[2] as string };
+      }
+      const limit = query.limit ?? 50;
+      const rows = await matchRepository.page(db, jobId, after, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        matches: page.map((row) => ({
+          matchId: row.id,
+          jobId: row.job_id,
+          candidateId: row.candidate_id,
+          score: row.score / 10_000,
+          reasons: row.reasons,
+          createdAt: new Date(row.created_at).toISOString(),
+        })),
+        nextCursor: rows.length > limit && last ? encodeCursor(`${last.score}:${last.id}`) : null,
+      };
+    },
+  };
+}
+
+export type MatchService = ReturnType<typeof createMatchService>;

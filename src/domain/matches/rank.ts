@@ -1,0 +1,202 @@
+// The score of a candidate for a role: a weighted sum of named components, each between 0 and 1,
+// and the reasons a recruiter reads, one or more per component. No network, no model: the same
+// inputs always give the same score. An embedding provider may add one more component
+// (embeddings.ts), off by default.
+import type { CandidateProfile, RoleProfile } from './profile.ts';
+import { titleSimilarity } from './titles.ts';
+
+export const WEIGHTS = {
+  required: 0.35,
+  nice: 0.1,
+  title: 0.25,
+  experience: 0.1,
+  location: 0.15,
+  text: 0.05,
+} as const;
+export type Component = keyof typeof WEIGHTS;
+
+/** Below this score a person is not a match, however few matches the role has. */
+export const RELEVANCE_FLOOR = 0.3;
+
+export interface Scored {
+  score: number;
+  components: Record<Component, number>;
+  reasons: string[];
+}
+
+const SENIORITY_WORDS = ['intern', 'junior', 'mid-level', 'senior', 'lead'];
+
+function seniorityFromYears(years: number): number {
+  if (years < 2.5) return 1;
+  if (years < 6) return 2;
+  if (years < 11) return 3;
+  return 4;
+}
+
+/** Inverse document frequency of the role's words over the people being scored. */
+export function roleIdf(
+  role: RoleProfile,
+  people: readonly { words?: readonly string[] }[],
+): Map<string, number> {
+  const wanted = new Set(role.words);
+  const df = new Map<string, number>();
+  for (const person of people) {
+    for (const word of person.words ?? []) if (wanted.has(word)) df.set(word, (df.get(word) ?? 0) + 1);
+  }
+  const n = people.length;
+  const idf = new Map<string, number>();
+  for (const word of wanted) {
+    const d = df.get(word) ?? 0;
+    idf.set(word, Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  }
+  return idf;
+}
+
+export function scoreCandidate(
+  role: RoleProfile,
+  person: CandidateProfile,
+  idf: Map<string, number>,
+): Scored {
+  const reasons: string[] = [];
+  const has = new Set(person.skills);
+
+  // Required and nice-to-have skills: the share the person has.
+  const requiredHit = role.required.filter((skill) => has.has(skill.key));
+  for (const skill of requiredHit) reasons.push(`required skill: ${skill.name}`);
+  const required = role.required.length === 0 ? 0.5 : requiredHit.length / role.required.length;
+  const niceHit = role.nice.filter((skill) => has.has(skill.key));
+  for (const skill of niceHit) reasons.push(`nice-to-have skill: ${skill.name}`);
+  const nice = role.nice.length === 0 ? 0.5 : niceHit.length / role.nice.length;
+
+  // Titles held: the most similar, the latest counting fully and older ones a little less.
+  let title = 0;
+  person.titles.forEach((concepts, index) => {
+    const similarity = titleSimilarity(role.concepts, concepts) * (index <= 1 ? 1 : 0.8);
+    title = Math.max(title, similarity);
+  });
+  if (title >= 0.5) reasons.push(`title: ${role.title}`);
+
+  // Seniority and years of experience.
+  const parts: number[] = [];
+  if (role.minYears !== null) {
+    const years = person.yearsTotal;
+    if (years >= role.minYears) {
+      const over = role.maxYears !== null && years > role.maxYears + 4;
+      parts.push(over ? 0.7 : 1);
+      if (!over) reasons.push(`experience: ${Math.floor(years)} years`);
+    } else {
+      parts.push(role.minYears > 0 ? 0.6 * (years / role.minYears) : 1);
+      reasons.push(`experience under ${role.minYears} years`);
+    }
+  }
+  if (role.seniority !== null) {
+    const theirs = person.seniority ?? seniorityFromYears(person.yearsTotal);
+    const fit = Math.max(0, 1 - 0.4 * Math.abs(theirs - role.seniority));
+    parts.push(fit);
+    if (fit === 1) reasons.push(`seniority: ${SENIORITY_WORDS[role.seniority]}`);
+  }
+  const experience = parts.length === 0 ? 0.5 : parts.reduce((a, b) => a + b, 0) / parts.length;
+
+  // Location and remote policy.
+  let location: number;
+  if (role.remote) {
+    location = 1;
+    reasons.push('location: remote');
+  } else if (role.city !== null && person.city === role.city) {
+    location = 1;
+    reasons.push(`location: ${role.cityName}`);
+  } else if (role.country !== null && person.country === role.country) {
+    location = 0.8;
+    reasons.push(`location: same country as ${role.cityName ?? role.country}`);
+  } else if (role.country === null && role.city === null) {
+    location = 0.5;
+  } else {
+    location = 0;
+  }
+
+  // Text: the role's words the CV uses, weighted by how rare they are among the people scored.
+  let total = 0;
+  let found = 0;
+  const words = new Set(idf.size > 0 ? (person.words ?? []) : []);
+  const shared: [string, number][] = [];
+  for (const [word, weight] of idf) {
+    total += weight;
+    if (words.has(word)) {
+      found += weight;
+      shared.push([word, weight]);
+    }
+  }
+  const text = total === 0 ? 0 : found / total;
+  if (shared.length > 0 && text >= 0.2) {
+    shared.sort((a, b) => b[1] - a[1]);
+    reasons.push(
+      `text: ${shared
+        .slice(0, 3)
+        .map(([word]) => word)
+        .join(', ')}`,
+    );
+  }
+
+  for (const skill of role.required)
+    if (!has.has(skill.key)) reasons.push(`missing required skill: ${skill.name}`);
+
+  const components = { required, nice, title, experience, location, text };
+  let score = 0;
+  for (const [name, weight] of Object.entries(WEIGHTS)) score += weight * components[name as Component];
+  return { score: Math.round(Math.min(1, Math.max(0, score)) * 10_000) / 10_000, components, reasons };
+}
+
+/**
+ * A match needs a reason of substance, not only a fitting place and experience: one of the role's
+ * required skills, or a title like the role's.
+ */
+function hasEvidence(role: RoleProfile, components: Record<Component, number>): boolean {
+  return role.required.length === 0 || components.required > 0 || components.title >= 0.5;
+}
+
+/**
+ * Phase one, cheap: everyone's score without the text component (which needs each CV's words).
+ * Keeps whoever may still pass the floor and rank within the first `room` once text is added:
+ * text adds at most its weight, so nobody further than that below the `room`-th is kept.
+ */
+export function shortlist<T extends { id: string; profile: CandidateProfile }>(
+  role: RoleProfile,
+  people: readonly T[],
+  room: number,
+  floor = RELEVANCE_FLOOR,
+): T[] {
+  const none = new Map<string, number>();
+  const scored = people
+    .map((person) => ({ person, scored: scoreCandidate(role, person.profile, none) }))
+    .filter(({ scored }) => scored.score + WEIGHTS.text >= floor && hasEvidence(role, scored.components))
+    .sort((a, b) => b.scored.score - a.scored.score);
+  if (scored.length <= room) return scored.map(({ person }) => person);
+  const kth = (scored[room - 1] as (typeof scored)[number]).scored.score;
+  return scored.filter(({ scored }) => scored.score + WEIGHTS.text >= kth).map(({ person }) => person);
+}
+
+/** Phase two: the full score (text weighted by rarity among these people), best first, over the floor. */
+export function finalRank<T extends { id: string; profile: CandidateProfile }>(
+  role: RoleProfile,
+  people: readonly T[],
+  floor = RELEVANCE_FLOOR,
+): (T & Scored)[] {
+  const idf = roleIdf(
+    role,
+    people.map((person) => person.profile),
+  );
+  return people
+    .map((person) => ({ ...person, ...scoreCandidate(role, person.profile, idf) }))
+    .filter((person) => person.score >= floor && hasEvidence(role, person.components))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}
+
+/** Everyone scored, best first (ties by id, so the order is stable), without those under the floor. */
+export function rankCandidates<T extends { id: string; profile: CandidateProfile }>(
+  role: RoleProfile,
+  people: readonly T[],
+  floor = RELEVANCE_FLOOR,
+  room = Number.POSITIVE_INFINITY,
+): (T & Scored)[] {
+  return finalRank(role, shortlist(role, people, room, floor), floor);
+}

@@ -1,0 +1,62 @@
+import type { AuditEntry } from '../../contract/console-users.ts';
+import { escapeHtml as e } from '../../lib/html.ts';
+import type { App } from '../types.ts';
+import { renderConsole, when } from './layout.ts';
+import { type WebDeps, page } from './web.ts';
+
+/** What each audited action reads as. */
+const ACTIONS: Record<string, string> = {
+  'user.invited': 'invited a user',
+  'user.joined': 'joined (set a password)',
+  'user.role_changed': "changed a user's role",
+  'user.removed': 'removed a user',
+  'key.minted': 'minted an API key',
+  'key.revoked': 'revoked an API key',
+  'account.address_changed': 'changed the company address',
+  'account.addendum_accepted': 'accepted the data-processing addendum',
+  'account.cap_changed': 'changed the monthly overage cap',
+  'job.created': 'created a job',
+  'job.edited': 'edited a job',
+  'job.published': 'published a job',
+  'job.promoted': 'promoted staged words',
+  'job.closed': 'closed a job',
+  'job.managed': 'made a job managed',
+  'job.unmanaged': 'stopped managing a job',
+  'screening.invited': 'invited a candidate to a screening',
+  'template.created': 'created a screening template',
+};
+
+function detail(entry: AuditEntry): string {
+  const parts = Object.entries(entry.detail).map(
+    ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+  );
+  return parts.join('; ');
+}
+
+/** Activity (admins): the audit trail, newest first. */
+export function registerActivityPage(app: App, deps: WebDeps): void {
+  const { audit } = deps.services;
+  app.get(
+    '/console/activity',
+    { schema: { hide: true } },
+    page(deps, 'activity', async ({ request, reply, session, flash }) => {
+      const cursor = (request.query as { cursor?: unknown }).cursor;
+      const { entries, nextCursor } = await audit.list(session.accountId, {
+        limit: 100,
+        ...(typeof cursor === 'string' ? { cursor } : {}),
+      });
+      const rows = entries
+        .map(
+          (entry) =>
+            `<tr><td>${when(entry.at)}</td><td>${entry.actor.kind === 'operator' ? 'Operator' : e(entry.actor.email ?? '')}</td><td>${e(ACTIONS[entry.action] ?? entry.action)}</td><td>${e(entry.target ?? '')}</td><td>${e(detail(entry))}</td></tr>`,
+        )
+        .join('');
+      const body = entries.length
+        ? `<div class="scroll"><table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th><th scope="col">Detail</th></tr></thead><tbody>${rows}</tbody></table></div>${
+            nextCursor ? `<p><a href="/console/activity?cursor=${e(nextCursor)}">Older activity</a></p>` : ''
+          }`
+        : '<p>No activity yet — changes made in the console appear here.</p>';
+      return renderConsole(reply, session, { title: 'Activity', active: 'activity', flash, body });
+    }),
+  );
+}

@@ -1,0 +1,92 @@
+import { escapeHtml as e } from '../../lib/html.ts';
+import { renderVirtualCv } from '../pages/claim-page.ts';
+import type { App } from '../types.ts';
+import { renderConsole, when } from './layout.ts';
+import { type WebDeps, page } from './web.ts';
+
+type Json = Record<string, unknown>;
+
+const CV_WORDS = {
+  experience: 'Experience',
+  education: 'Education',
+  skills: 'Skills',
+  languages: 'Languages',
+  present: 'present',
+  empty: 'No virtual CV yet: it is built from the PDF shortly after the application arrives.',
+} as unknown as Parameters<typeof renderVirtualCv>[1];
+
+/** The virtual CV under this page's h3: its own headings one level down (its text is escaped, so tags are ours). */
+const cvSection = (document: Json | null) =>
+  renderVirtualCv(document, CV_WORDS).replaceAll('<h2>', '<h4>').replaceAll('</h2>', '</h4>');
+
+const text = (value: unknown) => (value === null || value === undefined ? '—' : e(String(value)));
+
+/** A job's applications (recruiters and admins): candidate, answers, consent receipt and words, virtual CV. */
+export function registerApplicationsPage(app: App, deps: WebDeps): void {
+  const { applications, jobs, cv } = deps.services;
+
+  app.get(
+    '/console/jobs/:jobId/applications',
+    { schema: { hide: true } },
+    page(deps, 'jobs', async ({ request, reply, session, flash }) => {
+      const { jobId } = request.params as { jobId: string };
+      const list = await applications.listForJob(session.accountId, jobId);
+      const job = (await jobs.listForConsole(session.accountId)).find((j) => j.id === jobId);
+      const cards = await Promise.all(
+        list.map(async (a, index) => {
+          const document = await cv.virtualCvFor(session.accountId, 'application', a.applicationId);
+          const answers = (a.answers as { question: string; answer: string }[])
+            .map((qa) => `<dt>${e(qa.question)}</dt><dd>${e(qa.answer)}</dd>`)
+            .join('');
+          const consent = (a.consent ?? {}) as Json;
+          const location =
+            a.location && typeof a.location === 'object'
+              ? Object.values(a.location as Json)
+                  .filter(Boolean)
+                  .join(', ')
+              : a.location;
+          return `<article class="card" aria-labelledby="app-${index}"><h2 id="app-${index}">${text(a.name)}</h2>
+<dl class="facts"><dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${text(location)}</dd><dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Status</dt><dd>${text(a.status)}</dd><dt>cvStatus</dt><dd>${text(a.cvStatus)}</dd><dt>Source</dt><dd>${text(a.source)}</dd></dl>
+<h3>Cover note</h3><p>${a.coverNote ? e(a.coverNote) : '<span class="muted">None</span>'}</p>
+<h3>Answers</h3>${answers ? `<dl class="facts">${answers}</dl>` : '<p class="muted">No questions answered.</p>'}
+<h3>Consent receipt</h3><dl class="facts"><dt>Consent text</dt><dd>${text(consent.consentTextId)}, version ${text(consent.version)} (${text(consent.locale ?? a.consentText.locale)})</dd><dt>Accepted at</dt><dd>${text(consent.acceptedAt)}</dd><dt>IP address</dt><dd>${text(consent.ip)}</dd><dt>Browser</dt><dd>${text(consent.userAgent)}</dd></dl>
+<p>The words the candidate agreed to:</p><blockquote class="consent">${text(a.consentText.text)}</blockquote>
+<h3>Virtual CV</h3>${a.cvStatus === 'deleted' ? '<p class="muted">The candidate deleted the CV.</p>' : cvSection(document as Json | null)}</article>`;
+        }),
+      );
+      const body = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>${
+        cards.length
+          ? cards.join('')
+          : '<p>No applications yet — they appear here as soon as candidates apply.</p>'
+      }`;
+      return renderConsole(reply, session, {
+        title: `Applications: ${job?.title ?? 'job'}`,
+        active: 'jobs',
+        flash,
+        body,
+      });
+    }),
+  );
+
+  app.get(
+    '/console/jobs/:jobId/matches',
+    { schema: { hide: true } },
+    page(deps, 'jobs', async ({ request, reply, session, flash }) => {
+      const { jobId } = request.params as { jobId: string };
+      const job = (await jobs.listForConsole(session.accountId)).find((j) => j.id === jobId);
+      if (!job)
+        return renderConsole(reply, session, {
+          title: 'Not found',
+          body: '<p>Job was not found.</p>',
+          status: 404,
+        });
+      // The matching service (issue 19) is not part of this build yet: the page says so.
+      const body = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p><p>No matches yet — ${
+        job.managed
+          ? 'suggested candidates appear here once matching has run for this managed ad.'
+          : 'matches are made for managed ads; manage the ad first.'
+      }</p>`;
+      return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
+    }),
+  );
+}

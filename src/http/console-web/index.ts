@@ -1,0 +1,61 @@
+import type { Services } from '../../deps.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { RateLimitStore } from '../../rate-limit/store.ts';
+import type { App } from '../types.ts';
+import { registerActivityPage } from './activity-page.ts';
+import { registerBillingPage } from './billing-page.ts';
+import { registerInvitation } from './invitation.ts';
+import { registerJobPage } from './job-page.ts';
+import { registerApplicationsPage } from './applications-page.ts';
+import { registerJobsPage } from './jobs-page.ts';
+import { registerKeysPage } from './keys-page.ts';
+import { consoleError } from './layout.ts';
+import { registerScreeningPage } from './screening-page.ts';
+import { registerSettingsPage } from './settings-page.ts';
+import { registerSignIn } from './sign-in.ts';
+import { registerUsersPage } from './users-page.ts';
+import type { WebDeps } from './web.ts';
+
+/**
+ * The recruiter console as web pages under /console (extensions.md §1): server-rendered forms that
+ * post and redirect, signed in by a session cookie, each action checked for its CSRF token and the
+ * role's right, each change made by the same domain services the API uses.
+ */
+export function registerConsoleWeb(
+  app: App,
+  services: Services,
+  options: { rateLimits: RateLimitStore; clock: Clock; secureCookies: boolean },
+): void {
+  const deps: WebDeps = { services, ...options };
+  app.register(async (web) => {
+    web.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 262_144 },
+      (_request, body, done) => done(null, new URLSearchParams(String(body))),
+    );
+    web.setErrorHandler((error, request, reply) => {
+      if (error instanceof AppError && error.status < 500) {
+        return consoleError(reply, null, error.status, error.message);
+      }
+      const status = (error as { statusCode?: number }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return consoleError(reply, null, status, 'The request could not be read. Go back and try again.');
+      }
+      request.log.error({ err: error }, 'console page failed');
+      return consoleError(reply, null, 500, 'Something went wrong on our side. Try again in a moment.');
+    });
+    const app = web as unknown as App;
+    registerSignIn(app, deps);
+    registerInvitation(app, deps);
+    registerJobsPage(app, deps);
+    registerJobPage(app, deps);
+    registerApplicationsPage(app, deps);
+    registerScreeningPage(app, deps);
+    registerBillingPage(app, deps);
+    registerKeysPage(app, deps);
+    registerSettingsPage(app, deps);
+    registerUsersPage(app, deps);
+    registerActivityPage(app, deps);
+  });
+}

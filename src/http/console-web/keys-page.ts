@@ -1,0 +1,123 @@
+import type { ApiKey } from '../../contract/console.ts';
+import { SCOPES } from '../../contract/vocabulary.ts';
+import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
+import { badRequest } from '../../domain/errors.ts';
+import { escapeHtml as e } from '../../lib/html.ts';
+import type { App } from '../types.ts';
+import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
+import { type Flash, type WebDeps, action, actorOf, page } from './web.ts';
+
+function keysBody(
+  session: ConsoleSession,
+  keys: ApiKey[],
+  dpaAccepted: boolean,
+  minted: { key: ApiKey; secret: string } | null,
+) {
+  const secret = minted
+    ? `<section class="card" aria-labelledby="secret-h"><h2 id="secret-h">Your new key</h2><p>Copy the secret now: it is shown only this once.</p><p class="secret" id="new-secret">${e(minted.secret)}</p></section>`
+    : '';
+  const checks = SCOPES.map(
+    (scope) =>
+      `<label class="check"><input type="checkbox" name="scopes" value="${e(scope)}"> ${e(scope)}${scope === 'applications:write' && !dpaAccepted ? ' <span class="muted">(needs the addendum accepted in Settings)</span>' : ''}</label>`,
+  ).join('');
+  const rows = keys
+    .map(
+      (key) =>
+        `<tr><td>${e(key.name ?? '—')}</td><td>${e(key.scopes.join(', '))}</td><td>${when(key.createdAt)}</td><td>${when(key.lastUsedAt)}</td><td>${
+          key.revokedAt
+            ? `Revoked ${when(key.revokedAt)}`
+            : buttonForm(session, `/console/keys/${key.id}/revoke`, `Revoke ${key.name ?? key.id}`, true)
+        }</td></tr>`,
+    )
+    .join('');
+  const table = keys.length
+    ? `<div class="scroll"><table><caption class="muted">Keys of the account; a secret is never shown again.</caption><thead><tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : '<p>No API keys yet — mint one below to connect your site.</p>';
+  return `${secret}<h2>Keys</h2>${table}
+<h2>Mint a key</h2><form method="post" action="/console/keys">${csrfField(session)}
+<label for="key-name">Name</label><input type="text" id="key-name" name="name" maxlength="200" placeholder="Careers site">
+<fieldset><legend>Scopes</legend>${checks}</fieldset>
+<div class="actions"><button type="submit">Mint key</button></div></form>`;
+}
+
+/** API keys (admins): mint with scopes (the secret shown once), revoke, last used. */
+export function registerKeysPage(app: App, deps: WebDeps): void {
+  const { keys, accounts, audit } = deps.services;
+
+  async function show(
+    reply: Parameters<typeof renderConsole>[0],
+    session: ConsoleSession,
+    flash: Flash | null,
+    minted: { key: ApiKey; secret: string } | null,
+    status = 200,
+  ) {
+    const [list, account] = await Promise.all([
+      keys.list(session.accountId),
+      accounts.get(session.accountId),
+    ]);
+    return renderConsole(reply, session, {
+      title: 'API keys',
+      active: 'keys',
+      flash,
+      status,
+      body: keysBody(session, list, account.dpaAcceptedAt !== null, minted),
+    });
+  }
+
+  app.get(
+    '/console/keys',
+    { schema: { hide: true } },
+    page(deps, 'keys', ({ reply, session, flash }) => show(reply, session, flash, null)),
+  );
+
+  app.post(
+    '/console/keys',
+    { schema: { hide: true } },
+    action(
+      deps,
+      'keys',
+      () => '/console/keys',
+      async ({ reply, session, form }) => {
+        const name = form.get('name').trim();
+        const scopes = form.all('scopes');
+        if (scopes.length === 0) throw badRequest('Choose at least one scope.', { field: 'scopes' });
+        const minted = await keys.mint(
+          session.accountId,
+          { scopes: scopes.slice(0, SCOPES.length * 2), name: name === '' ? null : name.slice(0, 200) },
+          audit.sealed(session.accountId, actorOf(session), (result) => ({
+            action: 'key.minted',
+            target: result.key.id,
+            detail: { name: result.key.name, scopes: result.key.scopes },
+          })),
+        );
+        reply.header('cache-control', 'no-store');
+        await show(
+          reply,
+          session,
+          { kind: 'ok', text: `Key ${minted.key.name ?? minted.key.id} minted.` },
+          minted,
+        );
+        return undefined;
+      },
+    ),
+  );
+
+  app.post(
+    '/console/keys/:keyId/revoke',
+    { schema: { hide: true } },
+    action(
+      deps,
+      'keys',
+      () => '/console/keys',
+      async ({ request, session }) => {
+        const { keyId } = request.params as { keyId: string };
+        await keys.revoke(
+          session.accountId,
+          keyId,
+          audit.sealed(session.accountId, actorOf(session), () => ({ action: 'key.revoked', target: keyId })),
+        );
+        return { to: '/console/keys', flash: 'Key revoked: it is refused from the next request on.' };
+      },
+    ),
+  );
+}

@@ -1,0 +1,132 @@
+import type { FastifyReply } from 'fastify';
+import { type Right, ROLE_LABELS, can } from '../../domain/console-users/rights.ts';
+import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
+import { escapeHtml as e } from '../../lib/html.ts';
+import { sendPage } from '../pages/page-shell.ts';
+
+const STYLE = `<style>main{max-width:72rem}header.console{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:.5rem;border-bottom:1px solid #ddd;padding-bottom:.5rem}
+nav.console ul{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.25rem .5rem}nav.console a{display:inline-block;padding:.35rem .6rem;border-radius:6px;color:#1b1b1f}
+nav.console a[aria-current=page]{background:#1b1b1f;color:#fff}.flash{padding:.75rem 1rem;border-radius:6px;margin:1rem 0}.flash.ok{background:#e6f4ea;border:1px solid #1e7b34}
+.flash.error{background:#fde8e8;border:1px solid #a40000}table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.5rem;border-bottom:1px solid #ddd;vertical-align:top;overflow-wrap:break-word}
+.scroll{overflow-x:auto}form.inline{display:inline}form.inline button{padding:.35rem .7rem;margin:.15rem 0}select,input[type=number],input[type=password],input[type=date],input[type=month]{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:4px;max-width:100%;box-sizing:border-box}
+input[type=password]{width:100%}fieldset{border:1px solid #ddd;border-radius:6px;margin:1rem 0;background:#fff}label.check{font-weight:400;margin-top:.25rem}
+.card{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}.secret{font-family:monospace;font-size:1.05rem;background:#fff8d6;padding:.5rem;border:1px dashed #8a6d00;word-break:break-all}
+button.danger{background:#fff;color:#a40000;border-color:#a40000}select:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}.diff del{background:#fde8e8}.diff ins{background:#e6f4ea;text-decoration:none}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}
+@media (max-width:40rem){table.stack thead{position:absolute;left:-10000px}table.stack tr{display:block;border-bottom:2px solid #ddd;padding:.4rem 0}
+table.stack td,table.stack tbody th{display:block;border:0;padding:.15rem .5rem}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}</style>`;
+
+/**
+ * Tables read as cards at phone width: each cell is labelled with its column's heading (a CSS
+ * ::before from data-label), so nothing scrolls sideways. The tables are this module's own HTML.
+ */
+function stackTables(html: string): string {
+  return html.replace(/<table>([\s\S]*?)<\/table>/g, (_table, inner: string) => {
+    const head = /<thead>([\s\S]*?)<\/thead>/.exec(inner)?.[1] ?? '';
+    const labels = [...head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
+    const body = inner.replace(/<tr>([\s\S]*?)<\/tr>/g, (row, cells: string) => {
+      if (cells.includes('scope="col"')) return row;
+      let index = 0;
+      return `<tr>${cells.replace(/<(td|th)( [^>]*)?>/g, (cell, tag: string, attrs = '') => {
+        const label = labels[index++] ?? '';
+        return tag === 'td' && label ? `<td${attrs} data-label="${label}">` : cell;
+      })}</tr>`;
+    });
+    return `<table class="stack">${body}</table>`;
+  });
+}
+
+const NAV: { href: string; label: string; right: Right; key: string }[] = [
+  { href: '/console/jobs', label: 'Jobs', right: 'jobs', key: 'jobs' },
+  { href: '/console/screening', label: 'Screening', right: 'screening', key: 'screening' },
+  { href: '/console/billing', label: 'Billing', right: 'billing', key: 'billing' },
+  { href: '/console/keys', label: 'API keys', right: 'keys', key: 'keys' },
+  { href: '/console/settings', label: 'Settings', right: 'settings', key: 'settings' },
+  { href: '/console/users', label: 'Users', right: 'users', key: 'users' },
+  { href: '/console/activity', label: 'Activity', right: 'activity', key: 'activity' },
+];
+
+/** The first page a role may open: where /console and a fresh sign-in lead. */
+export function homeOf(session: ConsoleSession): string {
+  return NAV.find((item) => can(session.role, item.right))?.href ?? '/console/login';
+}
+
+export function csrfField(session: ConsoleSession): string {
+  return `<input type="hidden" name="csrf" value="${e(session.csrf)}">`;
+}
+
+/** A one-button form posting to `path` (with the session's CSRF token). */
+export function buttonForm(
+  session: ConsoleSession,
+  path: string,
+  label: string,
+  danger = false,
+  /** Read by screen readers after the label (which item the button acts on), not shown. */
+  hiddenSuffix = '',
+): string {
+  const suffix = hiddenSuffix ? `<span class="hp"> ${e(hiddenSuffix)}</span>` : '';
+  return `<form class="inline" method="post" action="${e(path)}">${csrfField(session)}<button type="submit"${danger ? ' class="danger"' : ''}>${e(label)}${suffix}</button></form>`;
+}
+
+export function renderConsole(
+  reply: FastifyReply,
+  session: ConsoleSession,
+  page: {
+    title: string;
+    active?: string;
+    body: string;
+    flash?: { kind: string; text: string } | null;
+    status?: number;
+  },
+): FastifyReply {
+  const nav = NAV.filter((item) => can(session.role, item.right))
+    .map(
+      (item) =>
+        `<li><a href="${item.href}"${item.key === page.active ? ' aria-current="page"' : ''}>${e(item.label)}</a></li>`,
+    )
+    .join('');
+  const flash = page.flash
+    ? `<div class="flash ${page.flash.kind === 'ok' ? 'ok' : 'error'}" role="${page.flash.kind === 'ok' ? 'status' : 'alert'}">${e(page.flash.text)}</div>`
+    : '';
+  const header = `<header class="console"><p><strong>Careers console</strong></p><p class="muted">${e(session.email)} · ${e(ROLE_LABELS[session.role])}</p>${buttonForm(session, '/console/logout', 'Sign out')}</header><nav class="console" aria-label="Console"><ul>${nav}</ul></nav>`;
+  return sendPage(
+    reply,
+    page.status ?? 200,
+    'en',
+    `${page.title} · Careers console`,
+    `${header}${flash}<h1>${e(page.title)}</h1>${stackTables(page.body)}`,
+    {
+      head: STYLE,
+    },
+  );
+}
+
+/** A page for a signed-out visitor (sign-in, invitation). */
+export function renderPublic(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+  return sendPage(reply, status, 'en', `${title} · Careers console`, `<h1>${e(title)}</h1>${body}`, {
+    head: STYLE,
+  });
+}
+
+export function consoleError(
+  reply: FastifyReply,
+  session: ConsoleSession | null,
+  status: number,
+  message: string,
+): FastifyReply {
+  const title = status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something went wrong';
+  const body = `<p class="alert" role="alert">${e(message)}</p><p><a href="/console">Back to the console</a></p>`;
+  return session === null
+    ? renderPublic(reply, status, title, body)
+    : renderConsole(reply, session, { title, body, status });
+}
+
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+}
+
+export function money(cents: number | null, currency: string | null): string {
+  if (cents === null) return '—';
+  return `${(cents / 100).toFixed(2)} ${currency ?? ''}`.trim();
+}

@@ -1,0 +1,130 @@
+import { CONSOLE_ROLES, type ConsoleRole, type ConsoleUser } from '../../contract/console-users.ts';
+import { ROLE_LABELS } from '../../domain/console-users/rights.ts';
+import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
+import { badRequest } from '../../domain/errors.ts';
+import { escapeHtml as e } from '../../lib/html.ts';
+import type { App } from '../types.ts';
+import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
+import { type WebDeps, action, actorOf, page } from './web.ts';
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}\.[^\s@]{1,63}$/;
+
+function roleOf(value: string): ConsoleRole {
+  if (!(CONSOLE_ROLES as readonly string[]).includes(value)) {
+    throw badRequest(`"${value.slice(0, 40)}" is not a role; roles are admin, recruiter and billing_admin.`, {
+      field: 'role',
+    });
+  }
+  return value as ConsoleRole;
+}
+
+function roleSelect(id: string, current: ConsoleRole | null): string {
+  return `<select id="${e(id)}" name="role">${CONSOLE_ROLES.map(
+    (role) =>
+      `<option value="${role}"${role === current ? ' selected' : ''}>${e(ROLE_LABELS[role])}</option>`,
+  ).join('')}</select>`;
+}
+
+function body(session: ConsoleSession, users: ConsoleUser[], inviteUrl: string | null): string {
+  const rows = users
+    .map((user) => {
+      const self = user.id === session.userId;
+      return `<tr><td>${e(user.email)}${self ? ' <span class="muted">(you)</span>' : ''}</td><td>${e(ROLE_LABELS[user.role])}</td><td>${user.active ? 'Active' : 'Invited'}</td><td>${when(user.createdAt)}</td><td>
+<form class="inline" method="post" action="/console/users/${e(user.id)}/role">${csrfField(session)}<label class="hp" for="role-${e(user.id)}">Role of ${e(user.email)}</label>${roleSelect(`role-${user.id}`, user.role)} <button type="submit">Change role<span class="hp"> of ${e(user.email)}</span></button></form>
+${buttonForm(session, `/console/users/${user.id}/remove`, 'Remove', true, user.email)}</td></tr>`;
+    })
+    .join('');
+  const link = inviteUrl
+    ? `<section class="card"><h2>Invitation link</h2><p>The invitation went out by mail. You can also pass this single-use link on (valid 7 days):</p><p class="secret">${e(inviteUrl)}</p></section>`
+    : '';
+  return `${link}<div class="scroll"><table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table></div>
+<h2>Invite a user</h2><form method="post" action="/console/users">${csrfField(session)}
+<label for="invite-email">Email</label><input type="email" id="invite-email" name="email" required maxlength="254">
+<label for="invite-role">Role</label>${roleSelect('invite-role', 'recruiter')}
+<p class="hint">Admins manage keys, settings and users; recruiters handle jobs, applications and screening; billing admins see billing and set the cap.</p>
+<div class="actions"><button type="submit">Invite user</button></div></form>`;
+}
+
+/** Users (admins): invite, change role, remove. */
+export function registerUsersPage(app: App, deps: WebDeps): void {
+  const { consoleUsers } = deps.services;
+
+  app.get(
+    '/console/users',
+    { schema: { hide: true } },
+    page(deps, 'users', async ({ reply, session, flash }) =>
+      renderConsole(reply, session, {
+        title: 'Users',
+        active: 'users',
+        flash,
+        body: body(session, await consoleUsers.list(session.accountId), null),
+      }),
+    ),
+  );
+
+  app.post(
+    '/console/users',
+    { schema: { hide: true } },
+    action(
+      deps,
+      'users',
+      () => '/console/users',
+      async ({ reply, session, form }) => {
+        const email = form.get('email').trim();
+        if (!EMAIL.test(email))
+          throw badRequest('Enter the email address of the person to invite.', { field: 'email' });
+        const invited = await consoleUsers.invite(
+          session.accountId,
+          { email, role: roleOf(form.get('role')) },
+          actorOf(session),
+        );
+        reply.header('cache-control', 'no-store');
+        renderConsole(reply, session, {
+          title: 'Users',
+          active: 'users',
+          flash: { kind: 'ok', text: `Invitation sent to ${invited.user.email}.` },
+          body: body(session, await consoleUsers.list(session.accountId), invited.inviteUrl),
+        });
+        return undefined;
+      },
+    ),
+  );
+
+  app.post(
+    '/console/users/:userId/role',
+    { schema: { hide: true } },
+    action(
+      deps,
+      'users',
+      () => '/console/users',
+      async ({ request, session, form }) => {
+        const { userId } = request.params as { userId: string };
+        const user = await consoleUsers.changeRole(
+          session.accountId,
+          userId,
+          roleOf(form.get('role')),
+          actorOf(session),
+        );
+        return {
+          to: '/console/users',
+          flash: `${user.email} is now ${ROLE_LABELS[user.role].toLowerCase()}.`,
+        };
+      },
+    ),
+  );
+
+  app.post(
+    '/console/users/:userId/remove',
+    { schema: { hide: true } },
+    action(
+      deps,
+      'users',
+      () => '/console/users',
+      async ({ request, session }) => {
+        const { userId } = request.params as { userId: string };
+        await consoleUsers.remove(session.accountId, userId, actorOf(session));
+        return { to: '/console/users', flash: 'User removed; their sessions have ended.' };
+      },
+    ),
+  );
+}

@@ -1,0 +1,199 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../deps.ts';
+import type { Actor } from '../../domain/console-users/audit-service.ts';
+import { type Right, can } from '../../domain/console-users/rights.ts';
+import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken } from '../../lib/ids.ts';
+import type { RateLimitStore } from '../../rate-limit/store.ts';
+import { consoleError } from './layout.ts';
+
+export const SESSION_COOKIE = 'console_session';
+const PRE_CSRF_COOKIE = 'console_csrf';
+const FLASH_COOKIE = 'console_flash';
+
+export interface WebDeps {
+  services: Services;
+  rateLimits: RateLimitStore;
+  clock: Clock;
+  secureCookies: boolean;
+}
+
+/** A form as posted: each field's last value, and every value of repeated fields. */
+export interface Form {
+  get(name: string): string;
+  all(name: string): string[];
+  has(name: string): boolean;
+}
+
+export function formOf(request: FastifyRequest): Form {
+  const params = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+  return {
+    get: (name) => params.getAll(name).at(-1) ?? '',
+    all: (name) => params.getAll(name),
+    has: (name) => params.has(name),
+  };
+}
+
+export function cookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie ?? '';
+  for (const part of header.split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+export function setCookie(
+  reply: FastifyReply,
+  deps: Pick<WebDeps, 'secureCookies'>,
+  name: string,
+  value: string,
+  options: { maxAge?: number; sameSite?: 'Lax' | 'Strict' } = {},
+): void {
+  const parts = [
+    `${name}=${value}`,
+    'Path=/console',
+    'HttpOnly',
+    `SameSite=${options.sameSite ?? 'Lax'}`,
+    ...(options.maxAge === undefined ? [] : [`Max-Age=${options.maxAge}`]),
+    ...(deps.secureCookies ? ['Secure'] : []),
+  ];
+  const existing = reply.getHeader('set-cookie');
+  const list = Array.isArray(existing) ? existing : existing === undefined ? [] : [String(existing)];
+  reply.header('set-cookie', [...list, parts.join('; ')]);
+}
+
+export function sameToken(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}
+
+/** The CSRF token of a signed-out form (sign-in, invitation): a cookie the form must repeat. */
+export function preSessionToken(request: FastifyRequest, reply: FastifyReply, deps: WebDeps): string {
+  const current = cookie(request, PRE_CSRF_COOKIE);
+  if (current !== undefined && /^[A-Za-z0-9_-]{43}$/.test(current)) return current;
+  const token = randomToken(32);
+  setCookie(reply, deps, PRE_CSRF_COOKIE, token, { maxAge: 7200, sameSite: 'Strict' });
+  return token;
+}
+
+export function preSessionTokenValid(request: FastifyRequest): boolean {
+  const expected = cookie(request, PRE_CSRF_COOKIE);
+  return expected !== undefined && sameToken(formOf(request).get('csrf'), expected);
+}
+
+export interface Flash {
+  kind: 'ok' | 'error';
+  text: string;
+}
+
+export function setFlash(reply: FastifyReply, deps: WebDeps, flash: Flash): void {
+  setCookie(reply, deps, FLASH_COOKIE, Buffer.from(JSON.stringify(flash)).toString('base64url'), {
+    maxAge: 60,
+  });
+}
+
+/** The message the previous action left, read once. */
+export function takeFlash(request: FastifyRequest, reply: FastifyReply, deps: WebDeps): Flash | null {
+  const raw = cookie(request, FLASH_COOKIE);
+  if (raw === undefined) return null;
+  setCookie(reply, deps, FLASH_COOKIE, '', { maxAge: 0 });
+  try {
+    const flash = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Flash;
+    if ((flash.kind === 'ok' || flash.kind === 'error') && typeof flash.text === 'string') {
+      return { kind: flash.kind, text: flash.text.slice(0, 500) };
+    }
+  } catch {}
+  return null;
+}
+
+export function actorOf(session: ConsoleSession): Actor {
+  return { kind: 'user', userId: session.userId, email: session.email };
+}
+
+export async function sessionOf(request: FastifyRequest, deps: WebDeps): Promise<ConsoleSession | null> {
+  const id = cookie(request, SESSION_COOKIE);
+  return id === undefined ? null : deps.services.consoleUsers.session(id);
+}
+
+export interface PageContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  session: ConsoleSession;
+  flash: Flash | null;
+}
+
+/**
+ * A page for the holders of `right`: signed out, it sends the person to sign in; a role without the
+ * right gets 403.
+ */
+export function page(deps: WebDeps, right: Right | null, handler: (ctx: PageContext) => Promise<unknown>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await sessionOf(request, deps);
+    if (session === null) return reply.redirect('/console/login', 303);
+    if (right !== null && !can(session.role, right)) {
+      return consoleError(
+        reply,
+        session,
+        403,
+        'Your role cannot open this page. Ask an admin of the account.',
+      );
+    }
+    try {
+      return await handler({ request, reply, session, flash: takeFlash(request, reply, deps) });
+    } catch (error) {
+      if (error instanceof AppError && (error.status === 403 || error.status === 404)) {
+        return consoleError(reply, session, error.status, error.message);
+      }
+      throw error;
+    }
+  };
+}
+
+/**
+ * A form action for the holders of `right`. Order: signed in, then the form's CSRF token, then the
+ * role; a refusal changes nothing. `done` answers where to go and what to say; a refusal of the
+ * domain (400, 409, 422…) goes back to `back` with its message, a 403 or 404 is answered as a page.
+ */
+export function action(
+  deps: WebDeps,
+  right: Right | null,
+  back: (request: FastifyRequest) => string,
+  handler: (
+    ctx: Omit<PageContext, 'flash'> & { form: Form },
+  ) => Promise<{ to: string; flash: string } | undefined>,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await sessionOf(request, deps);
+    if (session === null) return reply.redirect('/console/login', 303);
+    const form = formOf(request);
+    if (!sameToken(form.get('csrf'), session.csrf)) {
+      return consoleError(
+        reply,
+        session,
+        403,
+        'This form has expired or did not come from the console. Reload the page and try again.',
+      );
+    }
+    if (right !== null && !can(session.role, right)) {
+      return consoleError(reply, session, 403, 'Your role cannot do this. Ask an admin of the account.');
+    }
+    try {
+      const outcome = await handler({ request, reply, session, form });
+      if (outcome === undefined) return reply;
+      setFlash(reply, deps, { kind: 'ok', text: outcome.flash });
+      return reply.redirect(outcome.to, 303);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      if (error.status === 403 || error.status === 404) {
+        return consoleError(reply, session, error.status, error.message);
+      }
+      setFlash(reply, deps, { kind: 'error', text: error.message });
+      return reply.redirect(back(request), 303);
+    }
+  };
+}

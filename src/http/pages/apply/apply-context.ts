@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthoredJob } from '../../../contract/job.ts';
+import type { Services } from '../../../deps.ts';
+import type { ApplicationSource } from '../../../domain/intake/application-service.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import type { RateLimitStore } from '../../../rate-limit/store.ts';
+import { PAGE_WORDS, type PageLang } from '../i18n.ts';
+import { sendPage } from '../page-shell.ts';
+import { addressBucket } from '../../../lib/client-address.ts';
+import { type ApplyTunables, DEFAULT_APPLY_TUNABLES } from './challenge.ts';
+import { APPLY_STYLE, CSRF_COOKIE, type FormState, renderForm } from './form-view.ts';
+
+/** Submissions per client address per minute; the form is a public endpoint. */
+export const APPLY_POSTS_PER_MINUTE = DEFAULT_APPLY_TUNABLES.postsPerMinute;
+
+/** What the apply page's routes share. */
+export interface ApplyDeps {
+  services: Services;
+  rateLimits: RateLimitStore;
+  clock: Clock;
+  secureCookies: boolean;
+  tunables: ApplyTunables;
+}
+
+/**
+ * Seconds to wait when the client's address bucket (an IPv4 address, an IPv6 /64) sent too many
+ * forms this minute, else null.
+ */
+export async function addressLimited(deps: ApplyDeps, request: FastifyRequest): Promise<number | null> {
+  const nowMs = deps.clock.now().getTime();
+  const key = `apply-ip:${addressBucket(request.ip)}`;
+  const { count, resetAtMs } = await deps.rateLimits.hit(key, 60_000, nowMs);
+  return count > deps.tunables.postsPerMinute ? Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)) : null;
+}
+
+/** The form page with a fresh CSRF token and its cookie. */
+export async function formPage(
+  deps: ApplyDeps,
+  reply: FastifyReply,
+  view: {
+    job: AuthoredJob;
+    lang: PageLang;
+    state: FormState;
+    status: number;
+    source: ApplicationSource;
+    /** A file already received and kept for this form (an earlier attempt's). */
+    kept?: { uploadId: string; name: string };
+  },
+) {
+  const { token, nonce } = await deps.services.formTokens.mint(view.job.id);
+  reply.header(
+    'set-cookie',
+    `${CSRF_COOKIE}=${nonce}; Path=/apply; HttpOnly; SameSite=Strict; Max-Age=7200${deps.secureCookies ? '; Secure' : ''}`,
+  );
+  return sendPage(
+    reply,
+    view.status,
+    view.lang,
+    PAGE_WORDS[view.lang].applyFor(view.job.title, view.job.company.name),
+    renderForm({
+      job: view.job,
+      lang: view.lang,
+      token,
+      state: view.state,
+      maxBytes: deps.services.cvLimits.maxBytes,
+      source: view.source,
+      powBits: deps.tunables.powBits,
+      ...(view.kept ? { kept: view.kept } : {}),
+    }),
+    { head: `<script src="/assets/apply.js" defer></script>${APPLY_STYLE}` },
+  );
+}

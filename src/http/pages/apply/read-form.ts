@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { INTAKE_MAX } from '../../../contract/intake.ts';
+
+export interface FormFile {
+  path: string;
+  bytes: number;
+  name: string;
+  truncated: boolean;
+}
+
+/** Reads the multipart form, streaming the CV to a temporary file under the size limit. */
+export async function readForm(
+  request: FastifyRequest,
+  dir: string,
+): Promise<{ fields: Record<string, string>; file: FormFile | null }> {
+  const fields: Record<string, string> = {};
+  let file: FormFile | null = null;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'cv' || file !== null || part.filename === '') {
+        part.file.resume();
+        continue;
+      }
+      const target = path.join(dir, 'cv.pdf');
+      await pipeline(part.file, fs.createWriteStream(target, { mode: 0o600 }));
+      const { size } = await fsp.stat(target);
+      file = {
+        path: target,
+        bytes: size,
+        name: part.filename.slice(0, INTAKE_MAX.fileName),
+        truncated: part.file.truncated,
+      };
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, file };
+}

@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import type { App } from '../../types.ts';
+import { type ApplyDeps, formPage } from './apply-context.ts';
+import { closedPage, langOf } from './form-view.ts';
+
+export const ApplyParams = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** GET /apply/{jobId}: the empty form, or the 404/410 page when the role takes no applications. */
+export function showApplyForm(app: App, deps: ApplyDeps): void {
+  app.get('/apply/:jobId', { schema: { hide: true, params: ApplyParams } }, async (request, reply) => {
+    const lang = langOf(request);
+    const target = await deps.services.publicJobs.applyTarget(request.params.jobId);
+    if (target.kind !== 'open') return closedPage(reply, lang, target.kind === 'closed' ? target.job : null);
+    const via = (request.query as { via?: unknown }).via === 'job_page' ? 'job_page' : 'integrator_site';
+    return formPage(deps, reply, {
+      job: target.job,
+      lang,
+      state: { values: {}, errors: {} },
+      status: 200,
+      source: via,
+    });
+  });
+}

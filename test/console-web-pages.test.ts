@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  type TestContext,
+  applyTo,
+  closeDatabase,
+  consoleCall,
+  managedJob,
+  newAccount,
+  screeningAccount,
+  startApp,
+} from './harness.ts';
+import { signedIn } from './console-web-client.ts';
+
+let ctx: TestContext;
+
+before(async () => {
+  ctx = await startApp();
+});
+
+after(async () => {
+  await ctx.close();
+  await closeDatabase();
+});
+
+async function audit(accountId: string) {
+  return (await consoleCall(ctx.app, 'GET', `/accounts/${accountId}/audit`)).json().entries as {
+    action: string;
+    detail: Record<string, unknown>;
+    actor: { kind: string; email: string | null };
+  }[];
+}
+
+const flashOf = (html: string) => /class="flash (ok|error)"[^>]*>([^<]*)</.exec(html)?.slice(1) ?? [];
+
+describe('console pages: refusals of the domain, audit detail, screening, matches', () => {
+  test('a refused change shows the domain message and records nothing', async () => {
+    const account = await newAccount(ctx.app, { companyAddress: null });
+    const admin = await signedIn(ctx.app, account.id, 'admin');
+    await admin.web.get('/console/keys');
+    const mint = await admin.web.post('/console/keys', { scopes: 'applications:write', name: 'intake' });
+    assert.equal(mint.statusCode, 303);
+    assert.deepEqual(flashOf((await admin.web.get('/console/keys')).body), [
+      'error',
+      'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
+    ]);
+    const none = await admin.web.post('/console/keys', { name: 'no scopes' });
+    assert.equal(none.statusCode, 303);
+    assert.match(flashOf((await admin.web.get('/console/keys')).body)[1] ?? '', /at least one scope/);
+    await admin.web.get('/console/jobs/new');
+    const created = await admin.web.post('/console/jobs', {
+      title: 'Ops lead',
+      category: 'operations',
+      description: 'Keep it running.',
+    });
+    const jobPath = String(created.headers.location);
+    await admin.web.get(jobPath);
+    const publish = await admin.web.post(`${jobPath}/publish`, { expiryDays: '60' });
+    assert.equal(publish.statusCode, 303);
+    assert.match(flashOf((await admin.web.get(jobPath)).body)[1] ?? '', /Choose a company address/);
+    await admin.web.get('/console/settings');
+    const address = await admin.web.post('/console/settings/address', { companyAddress: 'Not A Slug!' });
+    assert.equal(address.statusCode, 303);
+    assert.match(flashOf((await admin.web.get('/console/settings')).body)[1] ?? '', /companyAddress must be/);
+    const titleTooLong = await admin.web.post(jobPath, { title: 'x'.repeat(300) });
+    assert.equal(titleTooLong.statusCode, 303);
+    assert.match(flashOf((await admin.web.get(jobPath)).body)[1] ?? '', /Title:/);
+    assert.deepEqual(
+      (await audit(account.id)).map((entry) => entry.action),
+      ['job.created', 'user.joined', 'user.invited'],
+    );
+    assert.deepEqual((await consoleCall(ctx.app, 'GET', `/accounts/${account.id}/keys`)).json().keys, []);
+  });
+
+  test('the cap and the address record before and after; a removed user is signed out', async () => {
+    const account = await newAccount(ctx.app);
+    const admin = await signedIn(ctx.app, account.id, 'admin');
+    const recruiter = await signedIn(ctx.app, account.id, 'recruiter');
+    await admin.web.get('/console/billing');
+    assert.equal((await admin.web.post('/console/billing/cap', { cap: '123.45' })).statusCode, 303);
+    const [cap] = await audit(account.id);
+    assert.equal(cap!.action, 'account.cap_changed');
+    assert.deepEqual(cap!.detail, { beforeCents: 50000, afterCents: 12345 });
+    assert.equal(cap!.actor.email, admin.email);
+    await admin.web.get('/console/settings');
+    await admin.web.post('/console/settings/address', { companyAddress: `moved-${Date.now()}` });
+    const [moved] = await audit(account.id);
+    assert.equal(moved!.action, 'account.address_changed');
+    assert.equal(moved!.detail.before, account.companyAddress);
+    await admin.web.get('/console/users');
+    const removed = await admin.web.post(`/console/users/${recruiter.userId}/remove`);
+    assert.equal(removed.statusCode, 303);
+    assert.equal(
+      (await recruiter.web.get('/console/jobs')).statusCode,
+      303,
+      'the removed user is signed out',
+    );
+  });
+
+  test('a recruiter invites a candidate to a screening with a template; Billing lists it; Matches says none', async () => {
+    const { account, api } = await screeningAccount(ctx.app);
+    const job = await managedJob(ctx.app, api, account.id, { title: 'Screened role' });
+    const applied = await applyTo(ctx, api, job.id);
+    const billing = await signedIn(ctx.app, account.id, 'billing_admin');
+    await billing.web.get('/console/billing');
+    const template = await billing.web.post('/console/billing/templates', {
+      name: 'Culture interview',
+      price: '49.00',
+      currency: 'USD',
+    });
+    assert.equal(template.statusCode, 303);
+    assert.match((await billing.web.get('/console/billing')).body, /Culture interview — 49\.00 USD/);
+    const recruiter = await signedIn(ctx.app, account.id, 'recruiter');
+    const page = await recruiter.web.get('/console/screening');
+    const templateId = /<option value="(tpl_[^"]+)"/.exec(page.body)?.[1];
+    assert.ok(templateId, 'the template is offered');
+    const invited = await recruiter.web.post('/console/screening', {
+      jobId: job.id,
+      candidateId: applied.candidateId,
+      templateId: templateId!,
+      message: 'Looking forward to it',
+    });
+    assert.equal(invited.statusCode, 303);
+    const listed = await recruiter.web.get('/console/screening');
+    assert.match(flashOf(listed.body)[1] ?? '', /Invitation sent \(included\)/);
+    assert.ok(listed.body.includes(applied.candidateId));
+    assert.equal((await audit(account.id))[0]!.action, 'screening.invited');
+    assert.ok((await billing.web.get('/console/billing')).body.includes(job.id));
+    const matches = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
+    assert.equal(matches.statusCode, 200);
+    assert.match(matches.body, /No matches yet/);
+    const duplicate = await recruiter.web.post('/console/screening', {
+      jobId: job.id,
+      candidateId: applied.candidateId,
+      templateId: templateId!,
+    });
+    assert.equal(duplicate.statusCode, 303);
+    assert.equal(flashOf((await recruiter.web.get('/console/screening')).body)[0], 'error');
+  });
+});

@@ -1,0 +1,166 @@
+// Issue 12 item 3: on SIGTERM the service stops accepting, finishes the requests in flight,
+// closes its pools and exits 0 within SHUTDOWN_GRACE_MS. A real child process of src/main.ts.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import { describe, test } from 'node:test';
+import { pdfFixture } from './harness.ts';
+import { type ServiceProcess, accountWithKey, startService } from './service-process.ts';
+
+const GRACE_MS = 4_000;
+
+/** A PUT to the presigned URL whose body arrives in two halves, the second when told. */
+function slowPut(uploadUrl: string, bytes: Buffer) {
+  const url = new URL(uploadUrl);
+  let sendRest!: () => void;
+  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: 'PUT',
+        headers: { 'content-type': 'application/pdf', 'content-length': String(bytes.length) },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    const half = Math.floor(bytes.length / 2);
+    request.write(bytes.subarray(0, half));
+    sendRest = () => request.end(bytes.subarray(half));
+  });
+  return { answered, sendRest: () => sendRest() };
+}
+
+async function uploadSlot(service: ServiceProcess, secret: string, bytes: number): Promise<string> {
+  const res = await fetch(`${service.baseUrl}/v1/uploads`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ bytes }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  return ((await res.json()) as { uploadUrl: string }).uploadUrl;
+}
+
+async function refused(baseUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${baseUrl}/healthz`);
+    return res.status === 503;
+  } catch {
+    return true;
+  }
+}
+
+describe('SIGTERM drains and exits 0', () => {
+  test('a request in flight finishes, a new one is refused, exit 0 within the grace', async () => {
+    const service = await startService({ SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+    try {
+      const secret = await accountWithKey(service, ['applications:write']);
+      const pdf = pdfFixture('cv-2-pages.pdf');
+      const put = slowPut(await uploadSlot(service, secret, pdf.length), pdf);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const signalledAt = Date.now();
+      service.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.ok(await refused(service.baseUrl), 'a new request after SIGTERM is not served');
+      put.sendRest();
+      const answer = await put.answered;
+      assert.equal(answer.status, 200, `the upload in flight completes: ${answer.body}`);
+      const exit = await service.exited;
+      assert.equal(exit.code, 0, service.lines.slice(-5).join('\n'));
+      assert.ok(exit.atMs - signalledAt < GRACE_MS, `exited after ${exit.atMs - signalledAt} ms`);
+      assert.ok(service.lines.some((line) => line.includes('"msg":"stopped"')));
+    } finally {
+      service.kill('SIGKILL');
+      fs.rmSync(service.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a request that never finishes does not hold the process past the grace', async () => {
+    const service = await startService({ SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+    try {
+      const secret = await accountWithKey(service, ['applications:write']);
+      const pdf = pdfFixture('cv-2-pages.pdf');
+      const put = slowPut(await uploadSlot(service, secret, pdf.length), pdf);
+      put.answered.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const signalledAt = Date.now();
+      service.kill('SIGTERM');
+      const exit = await service.exited;
+      const took = exit.atMs - signalledAt;
+      assert.equal(exit.code, 0, service.lines.slice(-5).join('\n'));
+      assert.ok(took < GRACE_MS + 500, `exited after ${took} ms (grace ${GRACE_MS})`);
+      assert.ok(took > GRACE_MS / 2, 'it waited for the request first');
+    } finally {
+      service.kill('SIGKILL');
+      fs.rmSync(service.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the worker on shutdown', () => {
+  test('a task still running when the budget ends is handed back, its attempt not counted', async () => {
+    const { closeDatabase, database } = await import('./harness.ts');
+    const { createWorker } = await import('../src/tasks/worker.ts');
+    const { taskRepository } = await import('../src/tasks/task-repository.ts');
+    const { ManualClock } = await import('../src/lib/clock.ts');
+    const handle = await database();
+    const clock = new ManualClock(new Date());
+    const id = `task-${process.pid}-${Date.now()}`;
+    await taskRepository.insert(handle.db, {
+      id,
+      name: 'build-cv',
+      key: id,
+      payload: { kind: 'application', id: 'none' },
+      maxAttempts: 5,
+      runAfter: clock.now(),
+      now: clock.now(),
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const never = new Promise<void>(() => undefined);
+    const quiet = { info() {}, warn() {}, error() {} };
+    const hang = async () => {
+      started();
+      await never;
+    };
+    const handlers = {
+      'build-cv': hang,
+      'send-claim-mail': hang,
+      'send-account-notice': hang,
+      'send-screening-invite': hang,
+    } as never;
+    const worker = createWorker({ db: handle.db, clock, handlers, log: quiet, pollMs: 20 });
+    try {
+      worker.start();
+      await running;
+      const before = await handle.db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.equal(before.state, 'running');
+      assert.equal(await worker.stop(200), 1);
+      const after = await handle.db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.equal(after.state, 'queued');
+      assert.equal(after.locked_by, null);
+      assert.equal(after.attempts, before.attempts - 1);
+    } finally {
+      await handle.db.deleteFrom('tasks').where('id', '=', id).execute();
+      await closeDatabase();
+    }
+  });
+});
