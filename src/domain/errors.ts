@@ -102,7 +102,7 @@ export const priceUnavailable = () =>
 export const dpaRequired = () =>
   new AppError(
     'dpa_required',
-    'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
+    'A key with applications:write can be minted only after an account admin accepts the data-processing addendum: in the console under Settings (/console/settings), or PATCH /console/v1/accounts/{accountId} with {"dpaAccepted": true} (npm run console -- account:dpa <accountId>).',
   );
 export const noSlotAvailable = (slots: number) =>
   new AppError('no_slot_available', `Every one of the account's ${slots} managed-ad slots is taken.`);
@@ -172,4 +172,7 @@ export function errorForStatus(status: number, message: string): AppError {
   return new AppError(code, message);
 }
 export const adNotManagedForMatches = () =>
-  new AppError('ad_not_managed', 'Only a managed, published ad has matches; manage the ad in the console first.');
+  new AppError(
+    'ad_not_managed',
+    'Only a managed, published ad has matches; manage the ad in the console first.',
+  );
