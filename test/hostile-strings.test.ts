@@ -165,9 +165,15 @@ describe('the served OpenAPI document says it', () => {
     }
     let checked = 0;
     const unsafe: string[] = [];
+    // Request bodies are named component schemas: follow each $ref once.
+    const followed = new Set<string>();
     const visit = (schema: unknown, where: string) => {
       if (schema === null || typeof schema !== 'object') return;
       const s = schema as Record<string, unknown>;
+      if (typeof s.$ref === 'string' && s.$ref.startsWith('#/components/schemas/') && !followed.has(s.$ref)) {
+        followed.add(s.$ref);
+        visit(doc.components.schemas[s.$ref.slice('#/components/schemas/'.length)], `${where}→${s.$ref}`);
+      }
       if (s.type === 'string' && !Array.isArray(s.enum) && s.const === undefined) {
         checked += 1;
         const validate = ajv.compile({ ...s, description: undefined });

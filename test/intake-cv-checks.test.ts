@@ -42,7 +42,6 @@ function oversizedCv(): Buffer {
 
 const REASONS: [CvRejectReason, string, () => Buffer][] = [
   ['wrong_type', 'a PNG named .pdf', () => pdfFixture('png-renamed.pdf')],
-  ['too_large', 'the CV padded to CV_MAX_BYTES + 1', oversizedCv],
   [
     'too_many_pages',
     'a twelve-page portfolio printed by Chromium',
@@ -119,6 +118,15 @@ describe('cv_rejected: one real PDF per reason', () => {
       await assertRejected(await applyWith(bytes()), reason, 'en', count);
     });
   }
+
+  test('too_large: a slot for CV_MAX_BYTES + 1 is refused before any byte is sent (400 naming bytes)', async () => {
+    // The file the CV check would refuse as too_large never gets a slot (issue 11.4, decisions.md);
+    // the checker's own too_large is covered in pdf-check.test.ts.
+    const res = await api.post('/v1/uploads', { bytes: oversizedCv().length, fileName: 'big.pdf' });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(errorOf(res).code, 'bad_request');
+    assert.equal(errorOf(res).field, 'bytes');
+  });
 
   test('a refused upload cannot be named again', async () => {
     const run = await applyWith(pdfFixture('truncated.pdf'));

@@ -1,3 +1,4 @@
+import { Text } from './text.ts';
 import { type Static, Type } from 'typebox';
 
 /** The console's roles (extensions.md §1). */
@@ -46,7 +47,7 @@ export type AuditEntry = Static<typeof AuditEntry>;
 export const AuditQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Text({ maxLength: 200 })),
   },
   { additionalProperties: false },
 );

@@ -1,3 +1,4 @@
+import { Text } from './text.ts';
 import { type Static, type TSchema, Type } from 'typebox';
 import { type Scope, enumOf } from './vocabulary.ts';
 
@@ -125,13 +126,13 @@ export const Event = Type.Union(
 export const EventsQuery = Type.Object(
   {
     after: Type.Optional(
-      Type.String({
+      Text({
         maxLength: 200,
         description: 'A nextCursor from an earlier page; absent: from the oldest.',
       }),
     ),
     types: Type.Optional(
-      Type.String({
+      Text({
         maxLength: 1000,
         description: `Comma-separated event types: ${EVENT_TYPE_NAMES.join(', ')}.`,
       }),

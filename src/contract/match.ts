@@ -1,3 +1,4 @@
+import { Text } from './text.ts';
 import { type Static, Type } from 'typebox';
 
 /** A generated match of a managed role (extensions.md §2): ids, a score and reasons, nothing personal. */
@@ -27,7 +28,7 @@ export type Match = Static<typeof Match>;
 export const MatchListQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Text({ maxLength: 200 })),
   },
   { additionalProperties: false },
 );

@@ -106,7 +106,8 @@ function forDocument<T extends object>(schema: T, route: RouteFacts): T {
       Object.fromEntries(
         Object.entries(headers.properties).map(([name, property]) => [
           name,
-          name === 'idempotency-key' ? Type.String({ minLength: 1, maxLength: 255 }) : property,
+          // Required here; the property keeps its own rules (length, the NUL/surrogate pattern).
+          name === 'idempotency-key' ? Type.Unsafe({ ...(property as object) }) : property,
         ]),
       ),
     );

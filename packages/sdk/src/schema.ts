@@ -3026,7 +3026,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A unique key per intended request, up to 255 characters: a retry with the same key and body replays the first answer for 24 hours. */
+                /** @description A unique key per intended request, up to 255 characters. */
                 "idempotency-key": string;
             };
             path: {
@@ -3378,7 +3378,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A unique key per intended request, up to 255 characters: a retry with the same key and body replays the first answer for 24 hours. */
+                /** @description A unique key per intended request, up to 255 characters. */
                 "idempotency-key": string;
             };
             path?: never;

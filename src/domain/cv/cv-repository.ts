@@ -1,3 +1,4 @@
+import { jobPagePath } from '../jobs/job-view.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.ts';
 import type { ClaimLinksTable } from '../../db/schema.ts';
@@ -239,17 +240,26 @@ export const cvRepository = {
     db: Db,
     accountId: string,
     jobId: string | null,
-  ): Promise<{ company: string; role: string | null }> {
+    now: Date,
+  ): Promise<{ company: string; role: string | null; jobPath: string | null }> {
     const account = await db
       .selectFrom('accounts')
-      .select(['name', 'company_name'])
+      .select(['name', 'company_name', 'company_address'])
       .where('id', '=', accountId)
       .executeTakeFirstOrThrow();
     let role: string | null = null;
+    let jobPath: string | null = null;
     if (jobId) {
-      const job = await db.selectFrom('jobs').select('content').where('id', '=', jobId).executeTakeFirst();
+      const job = await db
+        .selectFrom('jobs')
+        .select(['content', 'status', 'slug', 'expires_at'])
+        .where('id', '=', jobId)
+        .executeTakeFirst();
       role = typeof job?.content.title === 'string' ? job.content.title : null;
+      const live = job?.status === 'published' && (job.expires_at === null || job.expires_at > now);
+      if (live && job.slug && account.company_address)
+        jobPath = jobPagePath(account.company_address, job.slug);
     }
-    return { company: account.company_name ?? account.name, role };
+    return { company: account.company_name ?? account.name, role, jobPath };
   },
 };

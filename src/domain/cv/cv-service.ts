@@ -34,6 +34,10 @@ export type LinkState =
       locale: ConsentLocale;
       company: string;
       role: string | null;
+      /** The role's page path (in English; the page swaps the language) while the role is live. */
+      jobPath: string | null;
+      /** Already claimed (or shared): the page shows it with the delete button only. */
+      claimed: boolean;
       cv: Record<string, unknown> | null;
     }
   | { kind: 'gone'; locale: ConsentLocale; why: 'used' | 'expired' }
@@ -175,7 +179,7 @@ export function createCvService(deps: {
       if (!subject || subject.cvStatus !== 'staged' || !subject.email || !subject.name) return;
       const expiresAt = new Date((subject.stagedAt ?? clock.now()).getTime() + ttlMs);
       const link = await linkFor(subject, expiresAt);
-      const context = await cvRepository.context(db, subject.accountId, subject.jobId);
+      const context = await cvRepository.context(db, subject.accountId, subject.jobId, clock.now());
       const locale = localeOf(subject.locale);
       const mail = claimMail({
         locale,
@@ -207,7 +211,7 @@ export function createCvService(deps: {
         return;
       const expiresAt = new Date(subject.createdAt.getTime() + ttlMs);
       const link = await linkFor(subject, expiresAt);
-      const context = await cvRepository.context(db, subject.accountId, null);
+      const context = await cvRepository.context(db, subject.accountId, null, clock.now());
       const locale = localeOf(subject.locale);
       const mail = accountNoticeMail({
         locale,
@@ -235,25 +239,27 @@ export function createCvService(deps: {
       if (link.used_at !== null) return { kind: 'gone', locale, why: 'used' };
       if (link.expires_at.getTime() <= clock.now().getTime()) return { kind: 'gone', locale, why: 'expired' };
       const subject = await cvRepository.subject(db, link.subject_kind, link.subject_id);
+      // The link keeps working for its lifetime: before the claim, and after it (to see the claimed
+      // CV again or delete it). Only a delete uses it up.
       const actionable =
         subject &&
         (subject.cvStatus === 'staged' ||
+          subject.cvStatus === 'claimed' ||
           (subject.outcome === 'existing_account' && subject.cvStatus === 'none'));
       if (!actionable) return { kind: 'gone', locale, why: 'used' };
-      const context = await cvRepository.context(db, subject.accountId, subject.jobId);
+      const context = await cvRepository.context(db, subject.accountId, subject.jobId, clock.now());
       const cv = (await cvRepository.virtualCv(db, subject.kind, subject.id)) ?? null;
-      return { kind: 'open', subject, locale, ...context, cv };
+      return { kind: 'open', subject, locale, ...context, claimed: subject.cvStatus === 'claimed', cv };
     },
 
     /** The candidate claims: staged → claimed (an account holder shares their own CV: none → claimed). */
     async claim(token: string): Promise<LinkState> {
       const state = await this.openLink(token);
-      if (state.kind !== 'open') return state;
+      if (state.kind !== 'open' || state.claimed) return state;
       const { subject } = state;
       const now = clock.now();
-      const done = await db.transaction().execute(async (trx) => {
-        if (!(await cvRepository.useLink(trx, hashToken(token), now))) return false;
-        const moved = await cvRepository.moveStatus(
+      const moved = await db.transaction().execute(async (trx) => {
+        const done = await cvRepository.moveStatus(
           trx,
           subject.kind,
           subject.id,
@@ -264,10 +270,11 @@ export function createCvService(deps: {
             claimed_at: now,
           },
         );
-        if (moved) await cvMoved(trx, subject, 'claimed');
-        return moved;
+        if (done) await cvMoved(trx, subject, 'claimed');
+        return done;
       });
-      return done ? state : { kind: 'gone', locale: state.locale, why: 'used' };
+      // A racing claim or delete won: answer what the link shows now.
+      return moved ? { ...state, claimed: true } : this.openLink(token);
     },
 
     /** The candidate deletes: the file, the virtual CV and their details are erased. */

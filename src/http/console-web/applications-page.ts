@@ -1,5 +1,5 @@
 import { escapeHtml as e } from '../../lib/html.ts';
-import { renderVirtualCv } from '../pages/claim-page.ts';
+import { renderVirtualCv } from '../pages/virtual-cv-view.ts';
 import type { App } from '../types.ts';
 import { renderConsole, when } from './layout.ts';
 import { type WebDeps, page } from './web.ts';
