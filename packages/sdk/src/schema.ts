@@ -876,7 +876,7 @@ export interface components {
         };
         /**
          * RateLimitedError
-         * @description 429 `rate_limited`: The key's per-minute limit, or the job's own daily allowance of applications.
+         * @description 429 `rate_limited`: The key's per-minute limit, the job's own daily allowance of applications, or too many requests without a valid credential from one address (on every route).
          * @example {
          *       "code": "rate_limited",
          *       "message": "This key is limited to 120 requests a minute; retry after 12 seconds.",
@@ -931,7 +931,10 @@ export interface components {
          *     }
          */
         UnsolicitedContactLimitError: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             code: "unsolicited_contact_limit";
             /** @description What went wrong, for a developer. */
             message: string;
@@ -1470,7 +1473,7 @@ export interface components {
             text: string;
         };
         CreateUploadRequest: {
-            /** @description The file's exact size in bytes. */
+            /** @description The file's exact size in bytes; at most the service's CV_MAX_BYTES (10 MiB by default), larger is 400 naming `bytes`. Bytes of uploads neither used nor expired are capped per account (429 `rate_limited`). */
             bytes: number;
             fileName?: string;
         };
@@ -1681,9 +1684,9 @@ export interface components {
         TriggerScreening409ErrorBody: {
             error: components["schemas"]["ConflictError"] | components["schemas"]["AdNotManagedError"] | components["schemas"]["PriceUnavailableError"];
         };
-        /** @description Error: `unsolicited_contact_limit`. */
-        UnsolicitedContactLimitErrorBody: {
-            error: components["schemas"]["UnsolicitedContactLimitError"];
+        /** @description Error: `rate_limited`, `unsolicited_contact_limit`. */
+        TriggerScreening429ErrorBody: {
+            error: components["schemas"]["RateLimitedError"] | components["schemas"]["UnsolicitedContactLimitError"];
         };
         ListEventsResponse: {
             events: components["schemas"]["Event"][];
@@ -1808,7 +1811,7 @@ export type TriggerScreeningRequest = components['schemas']['TriggerScreeningReq
 export type TriggerScreeningResponse = components['schemas']['TriggerScreeningResponse'];
 export type OverageCapReachedErrorBody = components['schemas']['OverageCapReachedErrorBody'];
 export type TriggerScreening409ErrorBody = components['schemas']['TriggerScreening409ErrorBody'];
-export type UnsolicitedContactLimitErrorBody = components['schemas']['UnsolicitedContactLimitErrorBody'];
+export type TriggerScreening429ErrorBody = components['schemas']['TriggerScreening429ErrorBody'];
 export type ListEventsResponse = components['schemas']['ListEventsResponse'];
 export type ListMatchesResponse = components['schemas']['ListMatchesResponse'];
 export type AdNotManagedErrorBody = components['schemas']['AdNotManagedErrorBody'];
@@ -3026,7 +3029,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A unique key per intended request, up to 255 characters. */
+                /** @description A unique key per intended request, up to 255 characters: a retry with the same key and body replays the first answer for 24 hours. */
                 "idempotency-key": string;
             };
             path: {
@@ -3378,7 +3381,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A unique key per intended request, up to 255 characters. */
+                /** @description A unique key per intended request, up to 255 characters: a retry with the same key and body replays the first answer for 24 hours. */
                 "idempotency-key": string;
             };
             path?: never;
@@ -3688,7 +3691,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeErrorBody"];
                 };
             };
-            /** @description Error: `unsolicited_contact_limit`. */
+            /** @description Error: `rate_limited`, `unsolicited_contact_limit`. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3697,7 +3700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsolicitedContactLimitErrorBody"];
+                    "application/json": components["schemas"]["TriggerScreening429ErrorBody"];
                 };
             };
             /** @description Error: `header_too_large`. */
