@@ -41,12 +41,14 @@ describe('console roles, forged requests and other accounts', () => {
       'screening',
       'billing',
       'keys',
+      'webhooks',
       'settings',
       'users',
       'activity',
     ]);
     for (const path of [
       '/console/keys',
+      '/console/webhooks',
       '/console/settings',
       '/console/users',
       '/console/activity',
