@@ -86,10 +86,12 @@ export const jobFeedPage: Route = (app, { publicJobs }) => {
       const filter = readFeedFilter(request.query);
       const query = filterQuery(filter);
       // An unreadable cursor (a mangled shared link) starts the list from the top.
-      const cursor = request.query.cursor ?? null;
-      const page =
-        (await publicJobs.feed(cursor, PAGE_SIZE, filter)) ??
-        (await publicJobs.feed(null, PAGE_SIZE, filter))!;
+      let cursor = request.query.cursor ?? null;
+      let page = await publicJobs.feed(cursor, PAGE_SIZE, filter);
+      if (page === null) {
+        cursor = null;
+        page = (await publicJobs.feed(null, PAGE_SIZE, filter))!;
+      }
       const items = page.jobs.map((job) => jobItem(job, lang)).join('');
       const filtered = query !== '';
       const pages = [
