@@ -9,7 +9,6 @@ import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
 import type { CvFileStore, CvInspector } from '../intake/ports.ts';
 import { type CvSubject, type SubjectKind, cvRepository } from './cv-repository.ts';
-import { serviceSecret } from './service-secret.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 
 /**
@@ -64,6 +63,8 @@ export function createCvService(deps: {
   queue: TaskQueue;
   publicBaseUrl: string;
   stagedTtlSeconds: number;
+  /** The claim links' HMAC key, from outside the database. */
+  claimLinkKey: string;
   events: EventRecorder;
   matches?: CvMatchPort;
 }) {
@@ -94,10 +95,13 @@ export function createCvService(deps: {
   }
   const ttlMs = deps.stagedTtlSeconds * 1000;
 
-  /** Tokens are derived, not stored: a retried mail task rebuilds the same link it sent before. */
+  /**
+   * Tokens are derived, not stored (only their hash is): a retried mail task rebuilds the same link
+   * it sent before. The key lives outside the database (CLAIM_LINK_KEY or DATA_DIR/claim-link-key),
+   * so a copy of the database alone cannot make a link.
+   */
   async function tokenFor(kind: SubjectKind, id: string): Promise<string> {
-    const secret = await serviceSecret(db, 'claim-link', clock.now());
-    return createHmac('sha256', secret).update(`claim:${kind}:${id}`).digest('base64url');
+    return createHmac('sha256', deps.claimLinkKey).update(`claim:${kind}:${id}`).digest('base64url');
   }
 
   async function linkFor(subject: CvSubject, expiresAt: Date): Promise<string> {
