@@ -81,9 +81,13 @@ function assertResponsive(
     `refused in ${run.ms.toFixed(0)} ms; event loop: max lag ${run.maxLagMs.toFixed(1)} ms, ${run.ticks} ticks`,
   );
   assert.ok(run.maxLagMs < MAX_LAG_MS, `event loop lagged ${run.maxLagMs.toFixed(0)} ms`);
-  // A responsive loop fires the 10 ms interval most of the times it could.
-  const expected = run.ms / 10;
-  assert.ok(run.ticks >= expected * 0.5, `only ${run.ticks} ticks in ${run.ms.toFixed(0)} ms`);
+  // A responsive loop fires the 10 ms interval most of the times it could. Over a refusal of a few
+  // tens of milliseconds (the pre-scan's page count) a loaded machine's scheduling decides the
+  // tick count, so only longer runs are held to it; the lag bound above covers the short ones.
+  if (run.ms >= 500) {
+    const expected = run.ms / 10;
+    assert.ok(run.ticks >= expected * 0.5, `only ${run.ticks} ticks in ${run.ms.toFixed(0)} ms`);
+  }
 }
 
 function reasonOf(result: CvCheckResult): CvRejectReason | 'ok' {
@@ -314,7 +318,7 @@ describe('CV check: hostile files are refused in time while the service keeps se
     await assertServesNormalCv();
   });
 
-  test('a 10,000-page PDF with 10,000 content streams is refused from its page count', async (t) => {
+  test('a 10,000-page PDF with 10,000 content streams is refused from its page count, before inflating', async (t) => {
     await poolReady();
     const path = join(scratch, 'pages-10000-streams.pdf');
     await writeTenThousandPagePdf(path);

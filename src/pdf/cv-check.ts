@@ -73,7 +73,8 @@ const INFLATE_CEILING = 128 * 1024 * 1024;
 
 // The queue holds 16 checks per child (~8 s of normal CVs at 1 s each) before refusing with 503.
 // One integrator account may have 8 checks waiting or running, one address on the hosted page 2
-// (a person applies with one file), background tasks 8 per account.
+// (a person applies with one file). Background tasks are already bounded by the workers'
+// concurrency and a refused one only waits for its retry, so their per-account bound is loose.
 const QUEUED_PER_CHILD = 16;
 
 // Every revision of an edited file writes its changed pages again, so the page objects in plain
@@ -84,7 +85,7 @@ const PAGE_OBJECTS_SLACK = 20;
 // A dense text page runs a few thousand operators, a page with a detailed vector logo or chart
 // some tens of thousands; pdf.js takes ~5 s for a million (the deadline).
 const OPERATORS_PER_PAGE = 50_000;
-const MAX_PER_KEY = { api: 8, page: 2, task: 8 } as const;
+const MAX_PER_KEY = { api: 8, page: 2, task: 64 } as const;
 const DEFAULT_SHARE: CheckShare = { lane: 'api', key: 'unnamed' };
 
 export function createCvChecker(options: CvCheckerOptions): CvChecker {
