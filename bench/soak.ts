@@ -161,6 +161,8 @@ interface Setup {
   secret: string;
   accountId: string;
   jobId: string;
+  /** Managed, published jobs the applications are spread over (a job takes 200 a day). */
+  jobIds: string[];
   templateId: string;
 }
 
@@ -197,9 +199,19 @@ async function setUp(service: ServiceProcess): Promise<Setup> {
   });
   const job = await send(service.baseUrl, secret, 'POST', '/v1/jobs', jobBody('Soak role'), {});
   const jobId = JSON.parse(job!.text).job.id;
-  await send(service.baseUrl, secret, 'POST', `/v1/jobs/${jobId}/publish`, {}, {});
-  await consoleCall(service, 'POST', `/accounts/${account.id}/jobs/${jobId}/manage`);
-  return { secret, accountId: account.id, jobId, templateId: (template.template ?? template).id };
+  const jobIds: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const id =
+      i === 0
+        ? jobId
+        : JSON.parse(
+            (await send(service.baseUrl, secret, 'POST', '/v1/jobs', jobBody(`Soak role ${i}`), {}))!.text,
+          ).job.id;
+    await send(service.baseUrl, secret, 'POST', `/v1/jobs/${id}/publish`, {}, {});
+    await consoleCall(service, 'POST', `/accounts/${account.id}/jobs/${id}/manage`);
+    jobIds.push(id);
+  }
+  return { secret, accountId: account.id, jobId, jobIds, templateId: (template.template ?? template).id };
 }
 
 function jobBody(title: string) {
@@ -212,7 +224,9 @@ const made = {
   screenings: 0,
 };
 
-async function apply(setup: Setup): Promise<string | null> {
+let applied = 0;
+async function apply(setup: Setup): Promise<{ id: string; jobId: string } | null> {
+  const jobId = setup.jobIds[Math.floor(applied++ / 150) % setup.jobIds.length]!;
   const slot = await keyedWrite(setup.secret, '/v1/uploads', { bytes: PDF.length });
   if (!slot || slot === 'not-yet') return null;
   const uploadUrl = String(slot.uploadUrl);
@@ -231,7 +245,7 @@ async function apply(setup: Setup): Promise<string | null> {
     await sleep(300);
   }
   const email = `soak-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const created = await keyedWrite(setup.secret, `/v1/jobs/${setup.jobId}/applications`, {
+  const created = await keyedWrite(setup.secret, `/v1/jobs/${jobId}/applications`, {
     name: 'Soak Candidate',
     email,
     cv: { uploadId: slot.uploadId },
@@ -248,11 +262,11 @@ async function apply(setup: Setup): Promise<string | null> {
   if (!created || created === 'not-yet') return null;
   figures.writes.applications += 1;
   made.applicationEmails.set(email, String(created.candidateId));
-  return String(created.candidateId);
+  return { id: String(created.candidateId), jobId };
 }
 
 async function traffic(setup: Setup, until: number): Promise<void> {
-  const candidates: { id: string; at: number }[] = [];
+  const candidates: { id: string; jobId: string; at: number }[] = [];
   while (Date.now() < until) {
     const dice = Math.random();
     if (dice < 0.5) {
@@ -266,17 +280,17 @@ async function traffic(setup: Setup, until: number): Promise<void> {
       }
     } else if (dice < 0.93 || candidates.length === 0 || candidates[0]!.at > Date.now() - 10_000) {
       const candidate = await apply(setup);
-      if (candidate) candidates.push({ id: candidate, at: Date.now() });
+      if (candidate) candidates.push({ ...candidate, at: Date.now() });
     } else {
       // A candidate can be screened once the worker has built its CV: 404 until then.
       const candidate = candidates.shift()!;
       const created = await keyedWrite(
         setup.secret,
-        `/v1/jobs/${setup.jobId}/candidates/${candidate.id}/screening`,
+        `/v1/jobs/${candidate.jobId}/candidates/${candidate.id}/screening`,
         { templateId: setup.templateId },
         [404],
       );
-      if (created === 'not-yet') candidates.push({ id: candidate.id, at: Date.now() });
+      if (created === 'not-yet') candidates.push({ ...candidate, at: Date.now() });
       else if (created) {
         figures.writes.screenings += 1;
         made.screenings += 1;
@@ -396,7 +410,7 @@ async function main(): Promise<void> {
 
   const drainStart = Date.now();
   let open = -1;
-  while (Date.now() - drainStart < 180_000) {
+  while (Date.now() - drainStart < 300_000) {
     const { rows } = await admin.query(
       `SELECT count(*)::int AS n FROM tasks t WHERE state IN ('queued', 'running')
          AND created_at >= to_timestamp($1 / 1000.0)`,
@@ -421,16 +435,16 @@ async function main(): Promise<void> {
   for (const title of made.jobTitles.keys()) if (!byTitle.has(title)) lostJobs += 1;
   const doubledJobs = jobRows.filter((r) => r.n > 1).length;
   const { rows: appRows } = await admin.query(
-    'SELECT email, count(*)::int AS n FROM applications WHERE job_id = $1 GROUP BY 1',
-    [setup.jobId],
+    'SELECT email, count(*)::int AS n FROM applications WHERE job_id = ANY($1) GROUP BY 1',
+    [setup.jobIds],
   );
   const byEmail = new Map(appRows.map((r) => [r.email as string, r.n as number]));
   let lostApplications = 0;
   for (const email of made.applicationEmails.keys()) if (!byEmail.has(email)) lostApplications += 1;
   const doubledApplications = appRows.filter((r) => r.n > 1).length;
   const { rows: scrRows } = await admin.query(
-    `SELECT candidate_id, count(*)::int AS n FROM screenings WHERE job_id = $1 GROUP BY 1`,
-    [setup.jobId],
+    'SELECT candidate_id, count(*)::int AS n FROM screenings WHERE job_id = ANY($1) GROUP BY 1',
+    [setup.jobIds],
   );
   const doubledScreenings = scrRows.filter((r) => r.n > 1).length;
 
