@@ -61,6 +61,8 @@ async function killRedis(): Promise<void> {
   await gone;
 }
 
+const spawned: ServiceProcess[] = [];
+
 // ---- the figures ----
 const statuses: Record<string, number> = {};
 const figures = {
@@ -161,7 +163,7 @@ interface Setup {
   secret: string;
   accountId: string;
   jobId: string;
-  /** Managed, published jobs the applications are spread over (a job takes 200 a day). */
+  /** The 5 managed jobs (an account's slots) applications are spread over (a job takes 200 a day). */
   jobIds: string[];
   templateId: string;
 }
@@ -200,7 +202,7 @@ async function setUp(service: ServiceProcess): Promise<Setup> {
   const job = await send(service.baseUrl, secret, 'POST', '/v1/jobs', jobBody('Soak role'), {});
   const jobId = JSON.parse(job!.text).job.id;
   const jobIds: string[] = [];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 5; i++) {
     const id =
       i === 0
         ? jobId
@@ -226,7 +228,7 @@ const made = {
 
 let applied = 0;
 async function apply(setup: Setup): Promise<{ id: string; jobId: string } | null> {
-  const jobId = setup.jobIds[Math.floor(applied++ / 150) % setup.jobIds.length]!;
+  const jobId = setup.jobIds[Math.floor(applied++ / 190) % setup.jobIds.length]!;
   const slot = await keyedWrite(setup.secret, '/v1/uploads', { bytes: PDF.length });
   if (!slot || slot === 'not-yet') return null;
   const uploadUrl = String(slot.uploadUrl);
@@ -343,6 +345,7 @@ async function main(): Promise<void> {
     startService({ ...env, ROLE: 'api' }),
     startService({ ...env, ROLE: 'worker' }),
   ]);
+  spawned.push(a, b, worker);
   instances.push({ name: 'api-a', service: a }, { name: 'api-b', service: b });
   const setup = await setUp(a);
   t0 = Date.now();
@@ -479,4 +482,10 @@ async function main(): Promise<void> {
   process.exit(ok ? 0 : 1);
 }
 
-await main();
+const children = () => [redis, ...instances.map((i) => i.service?.child)].filter(Boolean) as ChildProcess[];
+await main().catch((error: unknown) => {
+  console.error(error);
+  for (const child of children()) child.kill('SIGKILL');
+  for (const service of spawned) service.kill('SIGKILL');
+  process.exit(1);
+});
