@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     publicBaseUrl: config.http.publicBaseUrl,
     bodyLimitBytes: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
+    metricsToken: config.metricsToken,
     logger: loggerOptions(config.logLevel),
   });
 

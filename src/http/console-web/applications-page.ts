@@ -23,7 +23,7 @@ const text = (value: unknown) => (value === null || value === undefined ? '—' 
 
 /** A job's applications (recruiters and admins): candidate, answers, consent receipt and words, virtual CV. */
 export function registerApplicationsPage(app: App, deps: WebDeps): void {
-  const { applications, jobs, cv } = deps.services;
+  const { applications, jobs, cv, matches } = deps.services;
 
   app.get(
     '/console/jobs/:jobId/applications',
@@ -46,7 +46,7 @@ export function registerApplicationsPage(app: App, deps: WebDeps): void {
                   .join(', ')
               : a.location;
           return `<article class="card" aria-labelledby="app-${index}"><h2 id="app-${index}">${text(a.name)}</h2>
-<dl class="facts"><dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${text(location)}</dd><dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Status</dt><dd>${text(a.status)}</dd><dt>cvStatus</dt><dd>${text(a.cvStatus)}</dd><dt>Source</dt><dd>${text(a.source)}</dd></dl>
+<dl class="facts"><dt>Application id</dt><dd><code>${e(a.applicationId)}</code>${job?.managed ? ` · <a href="/console/screening?job=${e(jobId)}&amp;candidate=${e(a.applicationId)}">Invite to screening<span class="hp"> ${text(a.name)}</span></a>` : ''}</dd><dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${text(location)}</dd><dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Status</dt><dd>${text(a.status)}</dd><dt>cvStatus</dt><dd>${text(a.cvStatus)}</dd><dt>Source</dt><dd>${text(a.source)}</dd></dl>
 <h3>Cover note</h3><p>${a.coverNote ? e(a.coverNote) : '<span class="muted">None</span>'}</p>
 <h3>Answers</h3>${answers ? `<dl class="facts">${answers}</dl>` : '<p class="muted">No questions answered.</p>'}
 <h3>Consent receipt</h3><dl class="facts"><dt>Consent text</dt><dd>${text(consent.consentTextId)}, version ${text(consent.version)} (${text(consent.locale ?? a.consentText.locale)})</dd><dt>Accepted at</dt><dd>${text(consent.acceptedAt)}</dd><dt>IP address</dt><dd>${text(consent.ip)}</dd><dt>Browser</dt><dd>${text(consent.userAgent)}</dd></dl>
@@ -80,12 +80,32 @@ export function registerApplicationsPage(app: App, deps: WebDeps): void {
           body: '<p>Job was not found.</p>',
           status: 404,
         });
-      // The matching service (issue 19) is not part of this build yet: the page says so.
-      const body = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p><p>No matches yet — ${
-        job.managed
-          ? 'suggested candidates appear here once matching has run for this managed ad.'
-          : 'matches are made for managed ads; manage the ad first.'
-      }</p>`;
+      const back = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>`;
+      if (!job.managed) {
+        const body = `${back}<p>No matches: matches are made for managed ads; manage the ad first.</p>`;
+        return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
+      }
+      const { cursor } = request.query as { cursor?: string };
+      const found = await deps.services.matches.list(session.accountId, jobId, {
+        limit: 50,
+        ...(typeof cursor === 'string' && cursor.length <= 200 ? { cursor } : {}),
+      });
+      const rows = found.matches
+        .map(
+          (m) => `<tr><td>${Math.round(m.score * 100)}%</td><td><code>${e(m.candidateId)}</code></td>
+<td><ul>${m.reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul></td><td>${e(m.createdAt.slice(0, 10))}</td></tr>`,
+        )
+        .join('');
+      const body =
+        found.matches.length === 0
+          ? `${back}<p>No matches yet — suggested candidates appear here once matching has run for this managed ad.</p>`
+          : `${back}<p>Best first. Invite a match from the Screening page with its candidate id; contacting someone who did not apply counts against the weekly limit.</p>
+<table><caption>Candidate matches</caption><thead><tr><th scope="col">Score</th><th scope="col">Candidate</th><th scope="col">Reasons</th><th scope="col">Matched on</th></tr></thead>
+<tbody>${rows}</tbody></table>${
+              found.nextCursor
+                ? `<p><a href="/console/jobs/${e(jobId)}/matches?cursor=${encodeURIComponent(found.nextCursor)}">More matches</a></p>`
+                : ''
+            }`;
       return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
     }),
   );
