@@ -19,6 +19,8 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const DURATION_MS = MINUTES * 60_000;
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 6);
 const APP_NAME = 'careers-soak';
+/** /metrics answers only with its token (METRICS_TOKEN). */
+const SOAK_METRICS_TOKEN = 'soak-metrics-token-0123456789';
 const baseDb = process.env.SOAK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/careers_faults';
 const dbUrl = (() => {
   const u = new URL(baseDb);
@@ -308,7 +310,10 @@ async function sample(): Promise<void> {
     if (!instance.service) continue;
     try {
       const text = await (
-        await fetch(`${instance.service.baseUrl}/metrics`, { signal: AbortSignal.timeout(5000) })
+        await fetch(`${instance.service.baseUrl}/metrics`, {
+          headers: { authorization: `Bearer ${SOAK_METRICS_TOKEN}` },
+          signal: AbortSignal.timeout(5000),
+        })
       ).text();
       const value = (name: string) =>
         Number(
@@ -338,6 +343,7 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     SHUTDOWN_GRACE_MS: '10000',
+    METRICS_TOKEN: SOAK_METRICS_TOKEN,
   };
   log('starting two API instances and a worker');
   const [a, b, worker] = await Promise.all([
