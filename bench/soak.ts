@@ -19,6 +19,8 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const DURATION_MS = MINUTES * 60_000;
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 6);
 const APP_NAME = 'careers-soak';
+/** /metrics answers only with its token (METRICS_TOKEN). */
+const SOAK_METRICS_TOKEN = 'soak-metrics-token-0123456789';
 const baseDb = process.env.SOAK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/careers_faults';
 const dbUrl = (() => {
   const u = new URL(baseDb);
@@ -60,6 +62,8 @@ async function killRedis(): Promise<void> {
   child.kill('SIGKILL');
   await gone;
 }
+
+const spawned: ServiceProcess[] = [];
 
 // ---- the figures ----
 const statuses: Record<string, number> = {};
@@ -161,6 +165,8 @@ interface Setup {
   secret: string;
   accountId: string;
   jobId: string;
+  /** The 5 managed jobs (an account's slots) applications are spread over (a job takes 200 a day). */
+  jobIds: string[];
   templateId: string;
 }
 
@@ -197,9 +203,19 @@ async function setUp(service: ServiceProcess): Promise<Setup> {
   });
   const job = await send(service.baseUrl, secret, 'POST', '/v1/jobs', jobBody('Soak role'), {});
   const jobId = JSON.parse(job!.text).job.id;
-  await send(service.baseUrl, secret, 'POST', `/v1/jobs/${jobId}/publish`, {}, {});
-  await consoleCall(service, 'POST', `/accounts/${account.id}/jobs/${jobId}/manage`);
-  return { secret, accountId: account.id, jobId, templateId: (template.template ?? template).id };
+  const jobIds: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const id =
+      i === 0
+        ? jobId
+        : JSON.parse(
+            (await send(service.baseUrl, secret, 'POST', '/v1/jobs', jobBody(`Soak role ${i}`), {}))!.text,
+          ).job.id;
+    await send(service.baseUrl, secret, 'POST', `/v1/jobs/${id}/publish`, {}, {});
+    await consoleCall(service, 'POST', `/accounts/${account.id}/jobs/${id}/manage`);
+    jobIds.push(id);
+  }
+  return { secret, accountId: account.id, jobId, jobIds, templateId: (template.template ?? template).id };
 }
 
 function jobBody(title: string) {
@@ -212,7 +228,9 @@ const made = {
   screenings: 0,
 };
 
-async function apply(setup: Setup): Promise<string | null> {
+let applied = 0;
+async function apply(setup: Setup): Promise<{ id: string; jobId: string } | null> {
+  const jobId = setup.jobIds[Math.floor(applied++ / 190) % setup.jobIds.length]!;
   const slot = await keyedWrite(setup.secret, '/v1/uploads', { bytes: PDF.length });
   if (!slot || slot === 'not-yet') return null;
   const uploadUrl = String(slot.uploadUrl);
@@ -231,7 +249,7 @@ async function apply(setup: Setup): Promise<string | null> {
     await sleep(300);
   }
   const email = `soak-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const created = await keyedWrite(setup.secret, `/v1/jobs/${setup.jobId}/applications`, {
+  const created = await keyedWrite(setup.secret, `/v1/jobs/${jobId}/applications`, {
     name: 'Soak Candidate',
     email,
     cv: { uploadId: slot.uploadId },
@@ -248,11 +266,11 @@ async function apply(setup: Setup): Promise<string | null> {
   if (!created || created === 'not-yet') return null;
   figures.writes.applications += 1;
   made.applicationEmails.set(email, String(created.candidateId));
-  return String(created.candidateId);
+  return { id: String(created.candidateId), jobId };
 }
 
 async function traffic(setup: Setup, until: number): Promise<void> {
-  const candidates: { id: string; at: number }[] = [];
+  const candidates: { id: string; jobId: string; at: number }[] = [];
   while (Date.now() < until) {
     const dice = Math.random();
     if (dice < 0.5) {
@@ -266,17 +284,17 @@ async function traffic(setup: Setup, until: number): Promise<void> {
       }
     } else if (dice < 0.93 || candidates.length === 0 || candidates[0]!.at > Date.now() - 10_000) {
       const candidate = await apply(setup);
-      if (candidate) candidates.push({ id: candidate, at: Date.now() });
+      if (candidate) candidates.push({ ...candidate, at: Date.now() });
     } else {
       // A candidate can be screened once the worker has built its CV: 404 until then.
       const candidate = candidates.shift()!;
       const created = await keyedWrite(
         setup.secret,
-        `/v1/jobs/${setup.jobId}/candidates/${candidate.id}/screening`,
+        `/v1/jobs/${candidate.jobId}/candidates/${candidate.id}/screening`,
         { templateId: setup.templateId },
         [404],
       );
-      if (created === 'not-yet') candidates.push({ id: candidate.id, at: Date.now() });
+      if (created === 'not-yet') candidates.push({ ...candidate, at: Date.now() });
       else if (created) {
         figures.writes.screenings += 1;
         made.screenings += 1;
@@ -292,7 +310,10 @@ async function sample(): Promise<void> {
     if (!instance.service) continue;
     try {
       const text = await (
-        await fetch(`${instance.service.baseUrl}/metrics`, { signal: AbortSignal.timeout(5000) })
+        await fetch(`${instance.service.baseUrl}/metrics`, {
+          headers: { authorization: `Bearer ${SOAK_METRICS_TOKEN}` },
+          signal: AbortSignal.timeout(5000),
+        })
       ).text();
       const value = (name: string) =>
         Number(
@@ -322,6 +343,7 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     SHUTDOWN_GRACE_MS: '10000',
+    METRICS_TOKEN: SOAK_METRICS_TOKEN,
   };
   log('starting two API instances and a worker');
   const [a, b, worker] = await Promise.all([
@@ -329,6 +351,7 @@ async function main(): Promise<void> {
     startService({ ...env, ROLE: 'api' }),
     startService({ ...env, ROLE: 'worker' }),
   ]);
+  spawned.push(a, b, worker);
   instances.push({ name: 'api-a', service: a }, { name: 'api-b', service: b });
   const setup = await setUp(a);
   t0 = Date.now();
@@ -396,7 +419,7 @@ async function main(): Promise<void> {
 
   const drainStart = Date.now();
   let open = -1;
-  while (Date.now() - drainStart < 180_000) {
+  while (Date.now() - drainStart < 300_000) {
     const { rows } = await admin.query(
       `SELECT count(*)::int AS n FROM tasks t WHERE state IN ('queued', 'running')
          AND created_at >= to_timestamp($1 / 1000.0)`,
@@ -421,16 +444,16 @@ async function main(): Promise<void> {
   for (const title of made.jobTitles.keys()) if (!byTitle.has(title)) lostJobs += 1;
   const doubledJobs = jobRows.filter((r) => r.n > 1).length;
   const { rows: appRows } = await admin.query(
-    'SELECT email, count(*)::int AS n FROM applications WHERE job_id = $1 GROUP BY 1',
-    [setup.jobId],
+    'SELECT email, count(*)::int AS n FROM applications WHERE job_id = ANY($1) GROUP BY 1',
+    [setup.jobIds],
   );
   const byEmail = new Map(appRows.map((r) => [r.email as string, r.n as number]));
   let lostApplications = 0;
   for (const email of made.applicationEmails.keys()) if (!byEmail.has(email)) lostApplications += 1;
   const doubledApplications = appRows.filter((r) => r.n > 1).length;
   const { rows: scrRows } = await admin.query(
-    `SELECT candidate_id, count(*)::int AS n FROM screenings WHERE job_id = $1 GROUP BY 1`,
-    [setup.jobId],
+    'SELECT candidate_id, count(*)::int AS n FROM screenings WHERE job_id = ANY($1) GROUP BY 1',
+    [setup.jobIds],
   );
   const doubledScreenings = scrRows.filter((r) => r.n > 1).length;
 
@@ -465,4 +488,10 @@ async function main(): Promise<void> {
   process.exit(ok ? 0 : 1);
 }
 
-await main();
+const children = () => [redis, ...instances.map((i) => i.service?.child)].filter(Boolean) as ChildProcess[];
+await main().catch((error: unknown) => {
+  console.error(error);
+  for (const child of children()) child.kill('SIGKILL');
+  for (const service of spawned) service.kill('SIGKILL');
+  process.exit(1);
+});

@@ -209,10 +209,20 @@ class RetryingClient {
       return await this.#session().query(sql, parameters as unknown[]);
     } catch (error) {
       if (!retryable || !isConnectionFault(error)) throw error;
-      this.#client?.release(error as Error);
-      this.#client = null;
-      this.#client = await this.#pool.connect();
-      return await this.#client.query(sql, parameters as unknown[]);
+      // Other idle connections may have died with this one and not be known dead yet: each
+      // attempt takes a fresh one, a few times at most.
+      let last = error;
+      for (let attempt = 0; attempt < READ_ATTEMPTS && isConnectionFault(last); attempt++) {
+        this.#client?.release(last as Error);
+        this.#client = null;
+        this.#client = await this.#pool.connect();
+        try {
+          return await this.#client.query(sql, parameters as unknown[]);
+        } catch (again) {
+          last = again;
+        }
+      }
+      throw last;
     } finally {
       if (closing) this.#inTransaction = false;
     }
@@ -285,6 +295,8 @@ async function openPostgres(databaseUrl: string, options: PostgresOptions = {}):
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
+/** Fresh connections a read (or a BEGIN) is tried on after its own connection was lost. */
+const READ_ATTEMPTS = 3;
 
 /** `databaseUrl` set: that PostgreSQL server. Otherwise PGlite under `dataDir` (or in memory when null). */
 export async function openDatabase(options: {
