@@ -195,6 +195,15 @@ export const cvRepository = {
       .values({ ...row, used_at: null })
       .onConflict((oc) => oc.columns(['subject_kind', 'subject_id']).doNothing())
       .execute();
+    // A link made under an earlier key (the key moved out of the database, or was replaced): the
+    // mail about to be sent carries the current key's token, so the row answers to it from now on.
+    await db
+      .updateTable('claim_links')
+      .set({ token_hash: row.token_hash })
+      .where('subject_kind', '=', row.subject_kind)
+      .where('subject_id', '=', row.subject_id)
+      .where('token_hash', '<>', row.token_hash)
+      .execute();
   },
 
   async link(db: Db, tokenHash: string, forUpdate = false): Promise<ClaimLinkRow | undefined> {

@@ -9,13 +9,19 @@ import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
 import type { CvFileStore, CvInspector } from '../intake/ports.ts';
 import { type CvSubject, type SubjectKind, cvRepository } from './cv-repository.ts';
-import { serviceSecret } from './service-secret.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 
+/**
+ * Builds the virtual CV from the checked text; off the event loop in the service (a worker thread
+ * under a deadline, src/cv-builder/runner.ts). Rejects with an error named `CvBuildRefused` when
+ * the text itself cannot be built within the deadline or memory.
+ */
 export type VirtualCvBuilder = (
   pages: { width: number; height: number; items: unknown[] }[],
   prior: { name?: string; email?: string; locale?: ConsentLocale },
 ) => unknown;
+
+const isBuildRefused = (error: unknown) => (error as Error | null)?.name === 'CvBuildRefused';
 
 /** Matching's side of a CV's life (issue 19): a profile when built, nothing once erased. */
 export interface CvMatchPort {
@@ -57,6 +63,8 @@ export function createCvService(deps: {
   queue: TaskQueue;
   publicBaseUrl: string;
   stagedTtlSeconds: number;
+  /** The claim links' HMAC key, from outside the database. */
+  claimLinkKey: string;
   events: EventRecorder;
   matches?: CvMatchPort;
 }) {
@@ -87,10 +95,13 @@ export function createCvService(deps: {
   }
   const ttlMs = deps.stagedTtlSeconds * 1000;
 
-  /** Tokens are derived, not stored: a retried mail task rebuilds the same link it sent before. */
+  /**
+   * Tokens are derived, not stored (only their hash is): a retried mail task rebuilds the same link
+   * it sent before. The key lives outside the database (CLAIM_LINK_KEY or DATA_DIR/claim-link-key),
+   * so a copy of the database alone cannot make a link.
+   */
   async function tokenFor(kind: SubjectKind, id: string): Promise<string> {
-    const secret = await serviceSecret(db, 'claim-link', clock.now());
-    return createHmac('sha256', secret).update(`claim:${kind}:${id}`).digest('base64url');
+    return createHmac('sha256', deps.claimLinkKey).update(`claim:${kind}:${id}`).digest('base64url');
   }
 
   async function linkFor(subject: CvSubject, expiresAt: Date): Promise<string> {
@@ -122,34 +133,45 @@ export function createCvService(deps: {
 
   return {
     /** Task: processing → staged (virtual CV built, claim mail queued), or → failed when unreadable. */
-    async buildCv(kind: SubjectKind, id: string): Promise<void> {
+    async buildCv(kind: SubjectKind, id: string, attempt: { last: boolean } = { last: true }): Promise<void> {
       const subject = await cvRepository.subject(db, kind, id);
       if (!subject || subject.cvStatus !== 'processing') return;
       const verdict = subject.blobKey
         ? await files
-            .withLocalFile(subject.blobKey, (path) => inspector.check(path))
+            .withLocalFile(subject.blobKey, (path) =>
+              inspector.check(path, { lane: 'task', key: subject.accountId }),
+            )
             .catch((error: unknown) => {
               if ((error as Error).name === 'BlobNotFoundError') return null;
               throw error;
             })
         : null;
-      const now = clock.now();
-      if (verdict === null || !verdict.ok) {
+      const unreadable = async () => {
         const failed = await db.transaction().execute(async (trx) => {
-          if (!(await cvRepository.markUnreadable(trx, kind, id, now))) return false;
+          if (!(await cvRepository.markUnreadable(trx, kind, id, clock.now()))) return false;
           await cvMoved(trx, subject, 'failed', kind === 'application');
           return true;
         });
         if (failed) {
           if (subject.blobKey) await files.delete(subject.blobKey);
         }
-        return;
+      };
+      if (verdict === null || !verdict.ok) return unreadable();
+      let document: unknown;
+      try {
+        document = await deps.build(verdict.text as never, {
+          ...(subject.name ? { name: subject.name } : {}),
+          ...(subject.email ? { email: subject.email } : {}),
+          locale: localeOf(subject.locale),
+        });
+      } catch (error) {
+        // A build past its deadline is retried like any failed task (the machine may have been
+        // busy); on the task's last attempt the PDF counts as unreadable, so the application
+        // leaves `processing` (spec: processing → failed) instead of staying there for ever.
+        if (isBuildRefused(error) && attempt.last) return unreadable();
+        throw error;
       }
-      const document = deps.build(verdict.text as never, {
-        ...(subject.name ? { name: subject.name } : {}),
-        ...(subject.email ? { email: subject.email } : {}),
-        locale: localeOf(subject.locale),
-      });
+      const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await cvRepository.insertVirtualCv(trx, {
           id: newId('vcv', now),
