@@ -182,7 +182,7 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     });
     const recruiter = await signedIn(ctx.app, account.id, 'recruiter');
     const unmanaged = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
-    assert.match(unmanaged.body, /manage the ad on its page first/);
+    assert.match(unmanaged.body, /manage the ad first/);
     await recruiter.web.get(`/console/jobs/${job.id}`);
     assert.equal((await recruiter.web.post(`/console/jobs/${job.id}/manage`)).statusCode, 303);
     await drainAll(ctx.worker);
