@@ -41,6 +41,7 @@ describe('console roles, forged requests and other accounts', () => {
       'screening',
       'billing',
       'keys',
+      'webhooks',
       'settings',
       'users',
       'activity',
