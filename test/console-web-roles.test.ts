@@ -48,6 +48,7 @@ describe('console roles, forged requests and other accounts', () => {
     ]);
     for (const path of [
       '/console/keys',
+      '/console/webhooks',
       '/console/settings',
       '/console/users',
       '/console/activity',

@@ -503,7 +503,8 @@ describe('several workers draining at once', () => {
         clock: ctx.clock,
         handlers: counting(name),
         log: captureLog().log,
-        concurrency: 3,
+        // 3 × 2 builds at once: within one account's share of the CV checker (8, cv-check.ts).
+        concurrency: 2,
       }),
     );
     await Promise.all(workers.map((w) => drainAll(w)));

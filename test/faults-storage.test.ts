@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { S3BlobStore } from '../src/blob-store/s3-store.ts';
 import {
+  METRICS_TOKEN,
   type TestContext,
   closeDatabase,
   errorOf,
@@ -57,7 +58,11 @@ function blobFiles(): string[] {
 }
 
 async function faultCount(reason: string): Promise<number> {
-  const res = await ctx.app.inject({ method: 'GET', url: '/metrics' });
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
   const line = res.body
     .split('\n')
     .find((l) => l.startsWith(`dependency_faults_total{dependency="storage",reason="${reason}"}`));

@@ -14,7 +14,8 @@ import { revokeKey } from './console/keys/revoke-key.ts';
 import { addPerson, addSuppression, listJobApplications } from './console/intake/intake-routes.ts';
 import { listMail, listTasks, retryTask } from './console/ops/ops-routes.ts';
 import { claimPages } from './pages/claim-page.ts';
-import { jobFeed } from './pages/feed.ts';
+import { jobFeedJson } from './pages/feed-json.ts';
+import { jobFeedPage } from './pages/feed-page.ts';
 import { jobPage } from './pages/job-page.ts';
 import { sitemap } from './pages/sitemap.ts';
 import {
@@ -84,7 +85,8 @@ export const routes: Route[] = [
   retryTask,
   claimPages,
   jobPage,
-  jobFeed,
+  jobFeedPage,
+  jobFeedJson,
   createTemplate,
   updateTemplate,
   completeScreening,

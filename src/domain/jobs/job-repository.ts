@@ -102,6 +102,22 @@ const findPublic = compiledStatement<PublicJobRow, 'accountId' | 'id'>((db, para
     .where('j.status', '<>', 'draft'),
 );
 
+/** What the job seeker feed can be narrowed by (all optional; values already bounded). */
+export interface FeedFilter {
+  category?: string;
+  /** A city, region or country, matched as a case-insensitive substring. */
+  place?: string;
+  /** Only fully remote roles. */
+  remote?: boolean;
+  /** Words (each a case-insensitive substring) of the title, the company name or the skills. */
+  text?: string;
+}
+
+/** An ILIKE pattern for "contains", the user's own % and _ taken literally. */
+function containing(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export const jobRepository = {
   async insert(
     db: Db,
@@ -199,7 +215,7 @@ export const jobRepository = {
   },
 
   /** One keyset page of every account's live roles that have a hosted address, newest first. */
-  async liveFeed(db: Db, afterId: string | null, limit: number, now: Date) {
+  async liveFeed(db: Db, afterId: string | null, limit: number, now: Date, filter: FeedFilter = {}) {
     let query = db
       .selectFrom('jobs as j')
       .innerJoin('accounts as a', 'a.id', 'j.account_id')
@@ -214,6 +230,23 @@ export const jobRepository = {
       .where((eb) => eb.or([eb('j.expires_at', 'is', null), eb('j.expires_at', '>', now)]))
       .where('a.company_address', 'is not', null);
     if (afterId) query = query.where('j.id', '<', afterId);
+    if (filter.category) query = query.where(sql<string>`j.content->>'category'`, '=', filter.category);
+    if (filter.remote)
+      query = query.where(sql<string>`j.content->'location'->>'remotePolicy'`, '=', 'remote');
+    if (filter.place) {
+      const like = containing(filter.place);
+      query = query.where(
+        sql<boolean>`(j.content->'location'->>'city' ILIKE ${like} OR j.content->'location'->>'state' ILIKE ${like} OR j.content->'location'->>'country' ILIKE ${like})`,
+      );
+    }
+    // Each word (at most five) in the title, the company name or the skill names: short fields,
+    // so an anonymous search stays cheap (descriptions run to 100 KB each and are not searched).
+    for (const word of (filter.text ?? '').split(/\s+/).filter(Boolean).slice(0, 5)) {
+      const like = containing(word);
+      query = query.where(
+        sql<boolean>`(j.content->>'title' ILIKE ${like} OR coalesce(a.company_name, a.name) ILIKE ${like} OR (j.content->'skills')::text ILIKE ${like})`,
+      );
+    }
     return query.orderBy('j.id', 'desc').limit(limit).execute();
   },
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import type { AuthoredJob } from '../../contract/job.ts';
 import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
-import { type JobRow, jobRepository } from './job-repository.ts';
+import { type FeedFilter, type JobRow, jobRepository } from './job-repository.ts';
 import { statusAt, toJobView } from './job-view.ts';
 
 export type JobPage =
@@ -53,13 +53,14 @@ export function createPublicJobService(deps: { db: Db; clock: Clock; publicBaseU
     async feed(
       cursor: string | null,
       limit: number,
+      filter: FeedFilter = {},
     ): Promise<{ jobs: AuthoredJob[]; nextCursor: string | null } | null> {
       let afterId: string | null = null;
       if (cursor !== null) {
         afterId = decodeCursor(cursor);
         if (afterId === null) return null;
       }
-      const rows = await jobRepository.liveFeed(db, afterId, limit + 1, clock.now());
+      const rows = await jobRepository.liveFeed(db, afterId, limit + 1, clock.now(), filter);
       const page = rows.slice(0, limit);
       const jobs = page.map((row) =>
         view(row, {

@@ -82,7 +82,7 @@ export function registerApplicationsPage(app: App, deps: WebDeps): void {
         });
       const back = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>`;
       if (!job.managed) {
-        const body = `${back}<p>No matches: matches are made for managed ads; manage the ad first.</p>`;
+        const body = `${back}<p>No matches: matches are made for managed ads; manage the ad on its page first.</p>`;
         return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
       }
       const { cursor } = request.query as { cursor?: string };

@@ -15,6 +15,7 @@ import {
 } from './i18n.ts';
 import { LISTING_WORDS, countryName } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
+import { salaryText } from './salary.ts';
 
 const EMPLOYMENT_TYPE: Record<string, string> = {
   full_time: 'FULL_TIME',
@@ -121,17 +122,8 @@ function facts(job: AuthoredJob, w: PageWords, lang: PageLang): string {
       `${e(w.location)}: ${e(where)}${where && loc?.remotePolicy ? ' · ' : ''}${loc?.remotePolicy ? e(w.remote[loc.remotePolicy]) : ''}${loc?.onsiteDays ? ` (${e(loc.onsiteDays)})` : ''}`,
     );
   }
-  const s = job.salary;
-  if (s && (s.min !== undefined || s.max !== undefined)) {
-    const range = [s.min, s.max]
-      .filter((n): n is number => n !== undefined)
-      .map((n) => formatMoney(lang, n, s.currency))
-      .join(' – ');
-    const period = s.period
-      ? (w.periods[s.period.trim().toLowerCase() as keyof PageWords['periods']] ?? s.period)
-      : null;
-    items.push(`${e(w.salary)}: ${e(range)}${period ? ` ${e(w.per(period))}` : ''}`);
-  }
+  const pay = salaryText(job.salary, lang);
+  if (pay) items.push(`${e(w.salary)}: ${e(pay)}`);
   const x = LISTING_WORDS[lang];
   if (job.seniority) items.push(`${e(x.seniority)}: ${e(job.seniority)}`);
   if (job.yearsExperience) items.push(`${e(x.experience)}: ${e(x.years(job.yearsExperience))}`);
