@@ -182,7 +182,7 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     });
     const recruiter = await signedIn(ctx.app, account.id, 'recruiter');
     const unmanaged = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
-    assert.match(unmanaged.body, /manage the ad first/);
+    assert.match(unmanaged.body, /matches are made for managed ads; manage the ad/);
     await recruiter.web.get(`/console/jobs/${job.id}`);
     assert.equal((await recruiter.web.post(`/console/jobs/${job.id}/manage`)).statusCode, 303);
     await drainAll(ctx.worker);
