@@ -121,6 +121,12 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     });
     assert.equal(template.statusCode, 303);
     assert.match((await billing.web.get('/console/billing')).body, /Culture interview — 49\.00 USD/);
+    const tplId = /\/console\/billing\/templates\/(tpl_[^/]+)\/deactivate/.exec(billing.web.lastHtml)?.[1];
+    assert.ok(tplId, 'a Deactivate button');
+    assert.equal((await billing.web.post(`/console/billing/templates/${tplId}/deactivate`)).statusCode, 303);
+    assert.match((await billing.web.get('/console/billing')).body, /Culture interview — 49\.00 USD \(inactive\)/);
+    assert.equal((await audit(account.id))[0]!.action, 'template.updated');
+    assert.equal((await billing.web.post(`/console/billing/templates/${tplId}/activate`)).statusCode, 303);
     const recruiter = await signedIn(ctx.app, account.id, 'recruiter');
     const page = await recruiter.web.get('/console/screening');
     const templateId = /<option value="(tpl_[^"]+)"/.exec(page.body)?.[1];
@@ -176,7 +182,7 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     });
     const recruiter = await signedIn(ctx.app, account.id, 'recruiter');
     const unmanaged = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
-    assert.match(unmanaged.body, /manage the ad on its page first/);
+    assert.match(unmanaged.body, /matches are made for managed ads; manage the ad/);
     await recruiter.web.get(`/console/jobs/${job.id}`);
     assert.equal((await recruiter.web.post(`/console/jobs/${job.id}/manage`)).statusCode, 303);
     await drainAll(ctx.worker);

@@ -158,16 +158,21 @@ export function createScreeningService(deps: {
       accountId: string,
       templateId: string,
       input: TemplatePatch,
+      seal?: Seal<ScreeningTemplate>,
     ): Promise<ScreeningTemplate> {
-      const row = await screeningRepository.updateTemplate(db, accountId, templateId, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.priceCents !== undefined ? { price_cents: input.priceCents } : {}),
-        ...(input.currency !== undefined ? { currency: input.currency } : {}),
-        ...(input.active !== undefined ? { active: input.active } : {}),
-        updated_at: clock.now(),
+      return db.transaction().execute(async (trx) => {
+        const row = await screeningRepository.updateTemplate(trx, accountId, templateId, {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.priceCents !== undefined ? { price_cents: input.priceCents } : {}),
+          ...(input.currency !== undefined ? { currency: input.currency } : {}),
+          ...(input.active !== undefined ? { active: input.active } : {}),
+          updated_at: clock.now(),
+        });
+        if (!row) throw notFound('Screening template');
+        const template = templateView(row);
+        await seal?.(trx, template);
+        return template;
       });
-      if (!row) throw notFound('Screening template');
-      return templateView(row);
     },
 
     /**

@@ -25,6 +25,7 @@ const ACTIONS: Record<string, string> = {
   'job.unmanaged': 'stopped managing a job',
   'screening.invited': 'invited a candidate to a screening',
   'template.created': 'created a screening template',
+  'template.updated': 'changed a screening template',
 };
 
 function detail(entry: AuditEntry): string {

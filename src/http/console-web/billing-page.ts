@@ -2,7 +2,7 @@ import { CURRENCIES } from '../../contract/screening.ts';
 import { badRequest } from '../../domain/errors.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
-import { csrfField, money, renderConsole, when } from './layout.ts';
+import { buttonForm, csrfField, money, renderConsole, when } from './layout.ts';
 import { type WebDeps, action, actorOf, page } from './web.ts';
 
 /** Whole currency units with up to two decimals, as cents; null when it is not such a number. */
@@ -40,7 +40,8 @@ export function registerBillingPage(app: App, deps: WebDeps): void {
         : '<p>No screenings this month — recruiters invite candidates from the Screening page.</p>';
       const templateRows = templates
         .map(
-          (t) => `<li>${e(t.name)} — ${money(t.priceCents, t.currency)}${t.active ? '' : ' (inactive)'}</li>`,
+          (t) =>
+            `<li>${e(t.name)} — ${money(t.priceCents, t.currency)}${t.active ? '' : ' (inactive)'} ${buttonForm(session, `/console/billing/templates/${t.id}/${t.active ? 'deactivate' : 'activate'}`, t.active ? 'Deactivate' : 'Activate', t.active, t.name)}</li>`,
         )
         .join('');
       const body = `<form method="get" action="/console/billing"><label for="month">Month</label><input type="month" id="month" name="month" value="${e(month)}"> <button type="submit">Show month</button></form>
@@ -121,4 +122,36 @@ export function registerBillingPage(app: App, deps: WebDeps): void {
       },
     ),
   );
+
+  for (const [verb, active] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
+    app.post(
+      `/console/billing/templates/:templateId/${verb}`,
+      { schema: { hide: true } },
+      action(
+        deps,
+        'billing',
+        () => '/console/billing',
+        async ({ request, session }) => {
+          const { templateId } = request.params as { templateId: string };
+          const template = await screening.updateTemplate(
+            session.accountId,
+            templateId.slice(0, 64),
+            { active },
+            audit.sealed(session.accountId, actorOf(session), (updated) => ({
+              action: 'template.updated',
+              target: updated.id,
+              detail: { name: updated.name, active },
+            })),
+          );
+          return {
+            to: '/console/billing',
+            flash: `Template ${template.name} ${active ? 'activated' : 'deactivated'}.`,
+          };
+        },
+      ),
+    );
+  }
 }
