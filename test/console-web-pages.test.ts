@@ -124,7 +124,10 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     const tplId = /\/console\/billing\/templates\/(tpl_[^/]+)\/deactivate/.exec(billing.web.lastHtml)?.[1];
     assert.ok(tplId, 'a Deactivate button');
     assert.equal((await billing.web.post(`/console/billing/templates/${tplId}/deactivate`)).statusCode, 303);
-    assert.match((await billing.web.get('/console/billing')).body, /Culture interview — 49\.00 USD \(inactive\)/);
+    assert.match(
+      (await billing.web.get('/console/billing')).body,
+      /Culture interview — 49\.00 USD \(inactive\)/,
+    );
     assert.equal((await audit(account.id))[0]!.action, 'template.updated');
     assert.equal((await billing.web.post(`/console/billing/templates/${tplId}/activate`)).statusCode, 303);
     const recruiter = await signedIn(ctx.app, account.id, 'recruiter');

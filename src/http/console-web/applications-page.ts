@@ -23,7 +23,7 @@ const text = (value: unknown) => (value === null || value === undefined ? '—' 
 
 /** A job's applications (recruiters and admins): candidate, answers, consent receipt and words, virtual CV. */
 export function registerApplicationsPage(app: App, deps: WebDeps): void {
-  const { applications, jobs, cv, matches } = deps.services;
+  const { applications, jobs, cv } = deps.services;
 
   app.get(
     '/console/jobs/:jobId/applications',
