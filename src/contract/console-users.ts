@@ -1,4 +1,3 @@
-import { Text } from './text.ts';
 import { type Static, Type } from 'typebox';
 import { Text } from './text.ts';
 

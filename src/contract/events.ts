@@ -1,4 +1,3 @@
-import { Text } from './text.ts';
 import { type Static, type TSchema, Type } from 'typebox';
 import { Text } from './text.ts';
 import { type Scope, enumOf } from './vocabulary.ts';
