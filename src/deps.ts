@@ -63,7 +63,7 @@ export function createServices(deps: ServiceDeps) {
   const idempotency = createIdempotencyService({ db, clock });
   const events = createEventLog({ db, clock });
   const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
-  const matches = createMatchService({ db, clock, queue });
+  const matches = createMatchService({ db, clock, queue, events });
   const cv = createCvService({
     db,
     clock,
@@ -100,7 +100,7 @@ export function createServices(deps: ServiceDeps) {
     uploads,
     applications,
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
-    candidates: createCandidateService({ db, clock, uploads, files, queue, matches }),
+    candidates: createCandidateService({ db, clock, uploads, files, queue, matches, events }),
     keys: createKeyService({ db, clock }),
     idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),

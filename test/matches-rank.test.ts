@@ -92,7 +92,11 @@ describe('matches: skills, titles, profiles and ranking (pure)', () => {
       now,
     );
     const junior = candidateProfile(
-      { basics: { label: 'Junior Backend Developer' }, work: [], skills: [{ name: 'Go' }] },
+      {
+        basics: { label: 'Junior Backend Developer', location: { city: 'Sydney', countryCode: 'AU' } },
+        work: [],
+        skills: [{ name: 'Go' }],
+      },
       now,
     );
     const ranked = rankCandidates(role, [

@@ -22,6 +22,7 @@ import {
   unique,
   uploadPdf,
 } from './harness.ts';
+import { signedIn } from './console-web-client.ts';
 import pool from './fixtures/matches/pool.json' with { type: 'json' };
 import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-cv.ts';
 
@@ -149,6 +150,15 @@ describe('generation and the cap', () => {
       ]);
     }
     assert.ok(!matches.some((m) => m.candidateId === chef.candidateId));
+    // Each match is a match.created event in the feed, with ids only.
+    const feed = await s.api.get('/v1/events?types=match.created&limit=100');
+    assert.equal(feed.statusCode, 200, feed.body);
+    const created = (feed.json().events as { type: string; data: Record<string, unknown> }[]).map(
+      (e) => e.data,
+    );
+    assert.deepEqual(created.map((d) => d.matchId).sort(), matches.map((m) => m.matchId).sort());
+    for (const data of created)
+      assert.deepEqual(Object.keys(data).sort(), ['candidateId', 'jobId', 'matchId']);
     const body = JSON.stringify(matches);
     for (const cv of backend.slice(0, 3)) assert.ok(!body.includes(cv.name), 'no name in a match');
     for (const p of imported) assert.ok(!body.includes(p.email), 'no address in a match');
@@ -233,8 +243,11 @@ describe('exclusions and isolation', () => {
     const earlier = await applyCv(s.api, otherRole.id, backend[13] as PoolCvDescription);
     const res = await consoleCall(ctx.app, 'POST', '/suppressions', { email: suppressed.email });
     assert.equal(res.statusCode, 201, res.body);
+    // Applying elsewhere after the suppression is their own act, but it does not put them in the pool.
+    const after = await applyCv(s.api, otherRole.id, backend[10] as PoolCvDescription, suppressed.email);
     await settle();
     const ids = (await matchesOf(s.api, job.id)).map((m) => m.candidateId);
+    assert.ok(!ids.includes(after.candidateId), 'a suppressed address applying elsewhere is not matched');
     assert.ok(ids.includes(kept.candidateId));
     assert.ok(ids.includes(earlier.candidateId), 'an applicant to another role is matched');
     assert.ok(!ids.includes(applicant.candidateId), 'an applicant is not a match');
@@ -251,6 +264,21 @@ describe('exclusions and isolation', () => {
     await settle();
     const theirIds = (await matchesOf(other.api, theirJob.id)).map((m) => m.candidateId);
     assert.deepEqual(theirIds, [theirs.candidateId]);
+  });
+
+  test('a match who then applies to the role is an applicant, no longer a match', async () => {
+    const s = await account();
+    const person = await importCv(s.api, backend[4] as PoolCvDescription);
+    const job = await managedRole(s);
+    await settle();
+    assert.deepEqual(
+      (await matchesOf(s.api, job.id)).map((m) => m.candidateId),
+      [person.candidateId],
+    );
+    await applyCv(s.api, job.id, backend[4] as PoolCvDescription, person.email);
+    assert.deepEqual(await matchesOf(s.api, job.id), [], 'hidden at once, before any task runs');
+    await settle();
+    assert.deepEqual(await matchesOf(s.api, job.id), []);
   });
 
   test('404 for another account’s job and a draft, 409 ad_not_managed, 403 without the screening scope', async () => {
@@ -283,6 +311,26 @@ describe('exclusions and isolation', () => {
 });
 
 describe('paging, erasure and screening a match', () => {
+  test('the console Matches page lists them best first with their reasons, escaped', async () => {
+    const s = await account();
+    for (const cv of backend.slice(5, 7)) await importCv(s.api, cv);
+    const job = await managedRole(s, {
+      skills: [...ROLE.skills, { name: '<b>Go</b> & co', level: 'required' }],
+    });
+    await settle();
+    const matches = await matchesOf(s.api, job.id);
+    assert.equal(matches.length, 2);
+    const recruiter = await signedIn(ctx.app, s.account.id, 'recruiter');
+    const page = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
+    assert.equal(page.statusCode, 200);
+    const first = page.body.indexOf((matches[0] as MatchBody).candidateId);
+    const second = page.body.indexOf((matches[1] as MatchBody).candidateId);
+    assert.ok(first > 0 && second > first, 'best first');
+    assert.ok(page.body.includes('<li>required skill: PostgreSQL</li>'));
+    assert.ok(!page.body.includes('<b>Go</b>'), 'the role’s words are escaped');
+    assert.ok(page.body.includes('missing required skill: &lt;b&gt;Go&lt;/b&gt; &amp; co'));
+  });
+
   test('cursor paging walks every match once, best first', async () => {
     const s = await account();
     for (const cv of backend.slice(0, 5)) await importCv(s.api, cv);
@@ -326,6 +374,27 @@ describe('paging, erasure and screening a match', () => {
       .where('subject_id', '=', person.candidateId)
       .execute();
     assert.deepEqual(left, []);
+  });
+
+  test('a full role whose match leaves the pool takes the next best person', async () => {
+    const s = await account();
+    const first = await importCv(s.api, backend[1] as PoolCvDescription);
+    const second = await importCv(s.api, backend[2] as PoolCvDescription);
+    const job = await managedRole(s, { maxMatches: 1 });
+    await settle();
+    const [only] = await matchesOf(s.api, job.id);
+    assert.ok(only);
+    const leaving = only.candidateId === first.candidateId ? first : second;
+    const staying = leaving === first ? second : first;
+    const res = await consoleCall(ctx.app, 'POST', '/suppressions', { email: leaving.email });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(await matchesOf(s.api, job.id), [], 'the suppressed person left at once');
+    await settle();
+    assert.deepEqual(
+      (await matchesOf(s.api, job.id)).map((m) => m.candidateId),
+      [staying.candidateId],
+      'the room freed is filled from the people scored before',
+    );
   });
 
   test('a match is screened through the screening route, under the unsolicited-contact limit', async () => {

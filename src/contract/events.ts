@@ -166,6 +166,8 @@ export function eventWebhooks(): Record<string, unknown> {
       type,
       {
         post: {
+          operationId: `${schemaName(type)[0]!.toLowerCase()}${schemaName(type).slice(1)}Webhook`,
+          tags: ['events'],
           summary: EVENT_TYPES[type].about,
           description:
             'Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.',

@@ -30,20 +30,6 @@ export interface ManagedRoleRow {
 /** One person, once per role: the address, or the subject itself when no address is held. */
 export const PERSON_KEY = sql<string>`coalesce(p.email_key, p.subject_kind || ':' || p.subject_id)`;
 
-/** The person is still in the pool: their CV is built and held, and they did not ask to be forgotten. */
-const HELD = (alias: string) => sql`(
-  (${sql.ref(`${alias}.subject_kind`)} = 'candidate' AND EXISTS (
-    SELECT 1 FROM candidates c WHERE c.id = ${sql.ref(`${alias}.subject_id`)}
-      AND c.outcome = 'queued' AND c.cv_status IN ('staged', 'claimed')))
-  OR (${sql.ref(`${alias}.subject_kind`)} = 'application' AND EXISTS (
-    SELECT 1 FROM applications a WHERE a.id = ${sql.ref(`${alias}.subject_id`)}
-      AND a.status = 'received' AND a.cv_status IN ('staged', 'claimed')))
-)`;
-
-const NOT_SUPPRESSED = (emailKey: ReturnType<typeof sql.ref>) => sql`(${emailKey} IS NULL OR NOT EXISTS (
-  SELECT 1 FROM suppressions s
-  WHERE s.email_hash = encode(sha256(convert_to('suppression:' || ${emailKey}, 'UTF8')), 'hex')))`;
-
 export const matchRepository = {
   async upsertProfile(
     db: Db,
@@ -146,8 +132,9 @@ export const matchRepository = {
   },
 
   /**
-   * The role's candidates: the account's held profiles sharing a term with the role, except
-   * applicants to the role (by address), suppressed people and people already matched.
+   * The role's candidates: the account's profiles sharing a term with the role, except applicants
+   * to the role (by address) and people already matched. A profile exists only while its CV is
+   * built and held, and never for a suppressed address (profileBuilt checks, suppression deletes).
    */
   async pool(
     db: Db,
@@ -162,12 +149,10 @@ export const matchRepository = {
       WHERE p.account_id = ${accountId}
         AND p.terms && ${sql.val(terms)}::text[]
         ${updatedSince ? sql`AND p.updated_at >= ${updatedSince}` : sql``}
-        AND ${HELD('p')}
         AND NOT (p.subject_kind = 'application' AND EXISTS (
           SELECT 1 FROM applications own WHERE own.id = p.subject_id AND own.job_id = ${jobId}))
         AND (p.email_key IS NULL OR NOT EXISTS (
           SELECT 1 FROM applications x WHERE x.job_id = ${jobId} AND x.email_key = p.email_key))
-        AND ${NOT_SUPPRESSED(sql.ref('p.email_key'))}
         AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.job_id = ${jobId} AND m.person_key = ${PERSON_KEY})
     `.execute(db);
     return result.rows;
@@ -223,18 +208,17 @@ export const matchRepository = {
       reasons: string[];
       created_at: Date;
     }[],
-  ): Promise<number> {
-    if (rows.length === 0) return 0;
-    let inserted = 0;
+  ): Promise<{ id: string; candidate_id: string }[]> {
+    const inserted: { id: string; candidate_id: string }[] = [];
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500).map((row) => ({ ...row, reasons: JSON.stringify(row.reasons) }));
       const done = await db
         .insertInto('matches')
         .values(chunk)
         .onConflict((oc) => oc.columns(['job_id', 'person_key']).doNothing())
-        .returning('id')
+        .returning(['id', 'candidate_id'])
         .execute();
-      inserted += done.length;
+      inserted.push(...done);
     }
     return inserted;
   },

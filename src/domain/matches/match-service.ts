@@ -5,7 +5,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import { adNotManagedForMatches, badRequest, notFound } from '../errors.ts';
+import { candidateRepository } from '../intake/candidate-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
 import { type ManagedRoleRow, type SubjectKind, matchRepository } from './match-repository.ts';
@@ -23,9 +25,14 @@ const candidateTerms = (profile: CandidateProfile) => [
   ...profile.skills,
   ...new Set(profile.titles.flat().map((concept) => `t:${concept}`)),
 ];
+/**
+ * What a candidate must share with the role to be scored at all. A match needs one of the role's
+ * required skills (its nice-to-have ones when it requires none) or a similar title (rank.ts,
+ * hasEvidence), so nothing else widens the pre-selection.
+ */
 const roleTerms = (role: RoleProfile) => [
   ...role.required.map((skill) => skill.key),
-  ...role.nice.map((skill) => skill.key),
+  ...(role.required.length === 0 ? role.nice.map((skill) => skill.key) : []),
   ...role.concepts.map((concept) => `t:${concept}`),
 ];
 
@@ -37,12 +44,17 @@ export interface BuiltSubject {
   email: string | null;
 }
 
-export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueue }) {
-  const { db, clock, queue } = deps;
+export function createMatchService(deps: {
+  db: Db;
+  clock: Clock;
+  queue: TaskQueue;
+  /** match.created, in the generating transaction (absent: no events, e.g. in the bench). */
+  events?: EventRecorder;
+}) {
+  const { db, clock, queue, events } = deps;
 
   /** The role's state that generation depends on: its words, its cap, and the account's pool. */
-  async function fingerprint(role: ManagedRoleRow): Promise<string> {
-    const pool = await matchRepository.poolState(db, role.account_id);
+  function fingerprint(role: ManagedRoleRow, pool: string): string {
     return createHash('sha256')
       .update(JSON.stringify([role.content, role.max_matches, role.managed_since.toISOString(), pool]))
       .digest('base64url')
@@ -50,9 +62,15 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
   }
 
   async function enqueueFor(roles: ManagedRoleRow[]): Promise<number> {
+    const pools = new Map<string, string>();
     let queued = 0;
     for (const role of roles) {
-      const key = `generate-matches:${role.id}:${await fingerprint(role)}`;
+      let pool = pools.get(role.account_id);
+      if (pool === undefined) {
+        pool = await matchRepository.poolState(db, role.account_id);
+        pools.set(role.account_id, pool);
+      }
+      const key = `generate-matches:${role.id}:${fingerprint(role, pool)}`;
       if (
         await queue.enqueue(db, 'generate-matches', { accountId: role.account_id, jobId: role.id }, { key })
       )
@@ -68,12 +86,15 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
      */
     async profileBuilt(trx: Db, subject: BuiltSubject, document: unknown): Promise<void> {
       const now = clock.now();
+      const emailKey = subject.email ? subject.email.trim().toLowerCase() : null;
+      // Suppressed people are never matched: an application sent after a suppression has no profile.
+      if (emailKey && (await candidateRepository.isSuppressed(trx, emailKey))) return;
       const { words, ...profile } = candidateProfile(document, now);
       await matchRepository.upsertProfile(trx, {
         subject_kind: subject.kind,
         subject_id: subject.id,
         account_id: subject.accountId,
-        email_key: subject.email ? subject.email.trim().toLowerCase() : null,
+        email_key: emailKey,
         profile,
         terms: candidateTerms(profile),
         words: words ?? [],
@@ -194,7 +215,12 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
           filled: chosen.length >= room,
           ran_at: now,
         });
-        return inserted;
+        for (const match of inserted)
+          await events?.record(trx, accountId, {
+            type: 'match.created',
+            data: { matchId: match.id, jobId, candidateId: match.candidate_id },
+          });
+        return inserted.length;
       });
     },
 

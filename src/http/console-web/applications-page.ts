@@ -80,21 +80,32 @@ export function registerApplicationsPage(app: App, deps: WebDeps): void {
           body: '<p>Job was not found.</p>',
           status: 404,
         });
-      const found = job.managed ? (await matches.list(session.accountId, jobId, { limit: 100 })).matches : [];
-      const rows = found
+      const back = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>`;
+      if (!job.managed) {
+        const body = `${back}<p>No matches: matches are made for managed ads; manage the ad first.</p>`;
+        return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
+      }
+      const { cursor } = request.query as { cursor?: string };
+      const found = await deps.services.matches.list(session.accountId, jobId, {
+        limit: 50,
+        ...(typeof cursor === 'string' && cursor.length <= 200 ? { cursor } : {}),
+      });
+      const rows = found.matches
         .map(
-          (m) =>
-            `<tr><td>${e(m.candidateId)}</td><td>${Math.round(m.score * 100)}%</td><td>${e(m.reasons.join('; '))}</td><td>${when(m.createdAt)}</td></tr>`,
+          (m) => `<tr><td>${Math.round(m.score * 100)}%</td><td><code>${e(m.candidateId)}</code></td>
+<td><ul>${m.reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul></td><td>${e(m.createdAt.slice(0, 10))}</td></tr>`,
         )
         .join('');
-      const list = rows
-        ? `<div class="scroll"><table><thead><tr><th scope="col">Candidate</th><th scope="col">Score</th><th scope="col">Why</th><th scope="col">Found</th></tr></thead><tbody>${rows}</tbody></table></div><p><a href="/console/screening">Invite a candidate to a screening</a></p>`
-        : `<p>No matches yet — ${
-            job.managed
-              ? 'suggested candidates from your pool appear here once matching has run for this managed ad.'
-              : 'matches are made for managed ads; manage the ad on its page first.'
-          }</p>`;
-      const body = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>${list}`;
+      const body =
+        found.matches.length === 0
+          ? `${back}<p>No matches yet — suggested candidates appear here once matching has run for this managed ad.</p>`
+          : `${back}<p>Best first. Invite a match from the Screening page with its candidate id; contacting someone who did not apply counts against the weekly limit.</p>
+<table><caption>Candidate matches</caption><thead><tr><th scope="col">Score</th><th scope="col">Candidate</th><th scope="col">Reasons</th><th scope="col">Matched on</th></tr></thead>
+<tbody>${rows}</tbody></table>${
+              found.nextCursor
+                ? `<p><a href="/console/jobs/${e(jobId)}/matches?cursor=${encodeURIComponent(found.nextCursor)}">More matches</a></p>`
+                : ''
+            }`;
       return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
     }),
   );

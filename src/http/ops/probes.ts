@@ -4,6 +4,7 @@ import type { App } from '../types.ts';
 import type { Services } from '../../deps.ts';
 import { unauthorized, unavailable } from '../../domain/errors.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
+import { registerReferencePage } from './reference-page.ts';
 
 /** The bearer token of an Authorization header, if any. */
 function bearer(header: string | undefined): string | null {
@@ -54,6 +55,7 @@ export function registerProbes(
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerReferencePage(app, 'Careers API reference');
   app.get('/console/v1/openapi.json', { schema: { hide: true } }, async () =>
     (app as unknown as { consoleSwagger: () => unknown }).consoleSwagger(),
   );
