@@ -44,6 +44,8 @@ export interface AppOptions {
   authFailuresPerMinute?: number;
   /** The hosted apply page's abuse limits (challenge.ts's defaults otherwise). */
   applyPage?: Partial<ApplyTunables>;
+  /** METRICS_TOKEN: the bearer token /metrics asks for; absent, /metrics is off. */
+  metricsToken?: string | null;
 }
 
 export const MAX_HEADER_BYTES = 16_384;
@@ -157,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const storeRefusal = registerIdempotency(app, options.services.idempotency);
   registerErrorHandling(app, storeRefusal);
 
-  registerProbes(app, options.services, registry, options.rateLimits);
+  registerProbes(app, options.services, registry, options.rateLimits, options.metricsToken ?? null);
   if (options.files.kind === 'local') {
     registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
   }

@@ -24,6 +24,10 @@ export interface Config {
   } | null;
   readonly mail: { readonly smtpUrl: string | null; readonly from: string };
   readonly consoleToken: string | null;
+  /** Bearer token `/metrics` asks for; null: `/metrics` is off (404). */
+  readonly metricsToken: string | null;
+  /** The claim links' HMAC key; null: generated into DATA_DIR/claim-link-key. */
+  readonly claimLinkKey: string | null;
   readonly role: Role;
   readonly cv: { readonly maxBytes: number; readonly maxPages: number; readonly stagedTtlSeconds: number };
   readonly logLevel: string;
@@ -127,6 +131,14 @@ export function parseConfig(env: Env = process.env): Config {
   if (consoleToken !== null && consoleToken.length < 16) {
     throw new ConfigError('CONSOLE_TOKEN', 'must be at least 16 characters');
   }
+  const metricsToken = text(env, 'METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  }
+  const claimLinkKey = text(env, 'CLAIM_LINK_KEY');
+  if (claimLinkKey !== null && claimLinkKey.length < 32) {
+    throw new ConfigError('CLAIM_LINK_KEY', 'must be at least 32 characters (e.g. openssl rand -base64 32)');
+  }
   return Object.freeze({
     http: Object.freeze({
       port,
@@ -153,6 +165,8 @@ export function parseConfig(env: Env = process.env): Config {
       from: text(env, 'MAIL_FROM') ?? 'Careers <no-reply@careers.invalid>',
     }),
     consoleToken,
+    metricsToken,
+    claimLinkKey,
     role,
     cv: Object.freeze({
       maxBytes: integer(env, 'CV_MAX_BYTES', 10_485_760, 1024, 104_857_600),

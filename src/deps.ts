@@ -19,7 +19,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { randomToken } from './lib/ids.ts';
 import { createCvChecker } from './pdf/cv-check.ts';
 import { type RateLimitStore, memoryStore, redisStore } from './rate-limit/store.ts';
-import { buildVirtualCv } from './cv-builder/index.ts';
+import { createCvBuildRunner } from './cv-builder/runner.ts';
 import { type VirtualCvBuilder, createCvService } from './domain/cv/cv-service.ts';
 import { mailRepository } from './mail/mail-repository.ts';
 import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
@@ -46,6 +46,8 @@ export interface ServiceDeps {
   mailer: Mailer;
   build: VirtualCvBuilder;
   stagedTtlSeconds: number;
+  /** The claim links' HMAC key (CLAIM_LINK_KEY or DATA_DIR/claim-link-key): never in the database. */
+  claimLinkKey: string;
   /** Webhook delivery: WEBHOOK_ALLOW_PRIVATE, and the resolver (tests inject one). */
   webhooks?: { allowPrivate: boolean; resolve?: Resolver };
 }
@@ -72,6 +74,7 @@ export function createServices(deps: ServiceDeps) {
     queue,
     publicBaseUrl,
     stagedTtlSeconds: deps.stagedTtlSeconds,
+    claimLinkKey: deps.claimLinkKey,
     events,
     matches,
   });
@@ -80,7 +83,7 @@ export function createServices(deps: ServiceDeps) {
   const audit = createAuditService({ db, clock });
   const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
   const taskHandlers: TaskHandlers = {
-    'build-cv': (p) => cv.buildCv(p.kind, p.id),
+    'build-cv': (p, task) => cv.buildCv(p.kind, p.id, { last: task.attempts >= task.max_attempts }),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
     'send-account-notice': (p) => cv.sendAccountNotice(p.candidateId),
     'send-screening-invite': (p) => screening.sendInvite(p.screeningId),
@@ -97,12 +100,14 @@ export function createServices(deps: ServiceDeps) {
     uploads,
     applications,
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
-    candidates: createCandidateService({ db, clock, uploads, files, queue, matches }),
+    candidates: createCandidateService({ db, clock, uploads, files, queue, matches, events }),
     keys: createKeyService({ db, clock }),
     idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
+    /** The services' clock, for what routes cache (the sitemap). */
+    clock,
     cvLimits,
     cv,
     screening,
@@ -185,6 +190,28 @@ export function resolveConsoleToken(config: Config): { token: string; source: st
   return { token: fs.readFileSync(file, 'utf8').trim(), source: file };
 }
 
+/**
+ * The claim links' HMAC key: CLAIM_LINK_KEY, else generated once into DATA_DIR/claim-link-key
+ * (mode 0600). Outside the database on purpose: a copy of the database (the link hashes included)
+ * cannot make a working link. Several instances share it through the variable or a shared DATA_DIR.
+ */
+export function resolveClaimLinkKey(config: Config): string {
+  if (config.claimLinkKey !== null) return config.claimLinkKey;
+  const file = path.join(config.dataDir, 'claim-link-key');
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, `${randomToken(32)}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // A file copied in with looser permissions is narrowed to its owner.
+  if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  const key = fs.readFileSync(file, 'utf8').trim();
+  if (key.length < 32)
+    throw new Error(`${file} holds no usable key (at least 32 characters); remove it to generate one.`);
+  return key;
+}
+
 export async function createRuntime(
   config: Config,
   options: { clock?: Clock; handle?: Promise<DbHandle> } = {},
@@ -202,6 +229,7 @@ export async function createRuntime(
   });
   const cvLimits = { maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages };
   const checker = createCvChecker(cvLimits);
+  const builder = createCvBuildRunner();
   const mailer = config.mail.smtpUrl
     ? smtpMailer({ db: handle.db, clock, url: config.mail.smtpUrl, from: config.mail.from })
     : outboxMailer({ db: handle.db, clock });
@@ -213,8 +241,9 @@ export async function createRuntime(
     inspector: checker,
     cvLimits,
     mailer,
-    build: buildVirtualCv as VirtualCvBuilder,
+    build: builder.build as VirtualCvBuilder,
     stagedTtlSeconds: config.cv.stagedTtlSeconds,
+    claimLinkKey: resolveClaimLinkKey(config),
     webhooks: { allowPrivate: config.webhooks.allowPrivate },
   };
   return {
@@ -229,6 +258,7 @@ export async function createRuntime(
     async close() {
       await mailer.close();
       await checker.close();
+      await builder.close();
       await files.close();
       await rateLimits.close();
       await handle.close();

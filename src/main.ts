@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import module from 'node:module';
+import path from 'node:path';
 
 // Node keeps what it compiled (TypeScript stripped, V8 code) in the OS temp directory, keyed by
 // content: from the second start on, loading the service's modules costs ~40 % less CPU. Every
@@ -20,6 +22,18 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // DATA_DIR holds the embedded database, the local CV store and the generated console token: when
+  // any of them is used, a DATA_DIR the service cannot write stops it here with one clear line.
+  if (config.databaseUrl === null || config.s3 === null || config.consoleToken === null) {
+    try {
+      probeDataDir(config.dataDir);
+    } catch (error) {
+      console.error(
+        startupFault(error, config.dataDir) ?? `Cannot start: DATA_DIR ${config.dataDir}: ${String(error)}`,
+      );
+      process.exit(73);
+    }
+  }
   // The database starts opening first (PGlite compiles its WebAssembly off the main thread) while
   // the rest of the service's modules load: the two were the bulk of the time to a first answer.
   const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -30,7 +44,15 @@ async function main(): Promise<void> {
     import('./plugins/log.ts'),
     import('./tasks/worker.ts'),
   ]);
-  const runtime = await createRuntime(config, { handle: opening });
+  let runtime: Awaited<ReturnType<typeof createRuntime>>;
+  try {
+    runtime = await createRuntime(config, { handle: opening });
+  } catch (error) {
+    const line = startupFault(error, config.dataDir);
+    if (line === null) throw error;
+    console.error(line);
+    process.exit(73);
+  }
   const app = await buildApp({
     services: runtime.services,
     files: runtime.files,
@@ -40,6 +62,7 @@ async function main(): Promise<void> {
     publicBaseUrl: config.http.publicBaseUrl,
     bodyLimitBytes: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
+    metricsToken: config.metricsToken,
     logger: loggerOptions(config.logLevel),
   });
 
@@ -100,6 +123,11 @@ async function main(): Promise<void> {
     // The listener closes at once (new connections are refused; a request on a kept-alive
     // connection is answered 503); requests already running finish, the worker's tasks too.
     const closing = app.close();
+    // A kept-alive connection whose request has just been answered is closed at once rather
+    // than held open until its idle timeout (Node closes only the connections idle at close()).
+    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    idleSweep.unref();
+    void closing.finally(() => clearInterval(idleSweep));
     const stoppingWorker = worker.stop(deadline - reserve - Date.now());
     const stoppingDeliveries = webhookDeliveries.stop();
     if (!(await within(closing, deadline - reserve - Date.now()))) {
@@ -117,6 +145,31 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+function probeDataDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const probe = path.join(dir, `.write-probe-${process.pid}`);
+  fs.writeFileSync(probe, '');
+  fs.rmSync(probe);
+}
+
+const DISK_FAULTS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENOTDIR: 'a part of the path is not a directory',
+  ENOENT: 'a part of the path cannot be created',
+};
+
+/** One line an operator can act on for a start-up that failed on DATA_DIR; null for other errors. */
+function startupFault(error: unknown, dataDir: string): string | null {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code !== 'string' || !(e.code in DISK_FAULTS)) return null;
+  const where = e.path ? ` (${e.syscall ?? 'access'} ${e.path})` : '';
+  return `Cannot start: DATA_DIR ${dataDir} is not writable: ${DISK_FAULTS[e.code]}${where}. Make it writable by this user, or set DATA_DIR to a writable directory.`;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import net from 'node:net';
 import { ConfigError, parseConfig } from '../src/config.ts';
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { resolveClaimLinkKey } from '../src/deps.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { solveProofOfWork } from '../src/lib/proof-of-work.ts';
 import { greetingName } from '../src/mail/templates.ts';
@@ -24,8 +28,11 @@ import {
   uploadPdf,
   applicationBody,
   consentReceipt,
+  claimLinksIn,
+  linkPath,
   listen,
   putUpload,
+  tempDir,
 } from './harness.ts';
 
 const T0 = '2026-03-16T09:00:00.000Z';
@@ -320,7 +327,7 @@ async function partialPost(
   headers: Record<string, string>,
   announced: number,
   sent: number,
-): Promise<{ status: number; ms: number }> {
+): Promise<{ status: number; ms: number; head: string }> {
   const url = new URL(path, base);
   const socket = net.connect(Number(url.port), url.hostname);
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
@@ -336,19 +343,19 @@ async function partialPost(
   ].join('\r\n');
   socket.write(head);
   socket.write(Buffer.alloc(sent, 0x61));
+  let text = '';
   const status = await new Promise<number>((resolve, reject) => {
-    let text = '';
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');
       const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      if (match) resolve(Number(match[1]));
+      if (match && text.includes('\r\n\r\n')) resolve(Number(match[1]));
     });
     socket.on('error', reject);
     setTimeout(() => reject(new Error('no answer while the body was still owed')), 5000);
   });
   const ms = performance.now() - started;
   socket.destroy();
-  return { status, ms };
+  return { status, ms, head: text.split('\r\n\r\n')[0]! };
 }
 
 describe('11.4 disk: refused before the body, quotas, a short life for anonymous uploads', () => {
@@ -382,11 +389,13 @@ describe('11.4 disk: refused before the body, quotas, a short life for anonymous
         const answer = await partialPost(base, c.path, c.headers, MB9, 1024);
         assert.equal(answer.status, c.status, c.label);
         assert.ok(answer.ms < 2000, `${c.label}: ${answer.ms.toFixed(0)} ms`);
+        assert.match(answer.head, /\r\nconnection: close/i, `${c.label}: the rest of the body is not read`);
       }
       // Spend the address's minute, then the eleventh post is refused before its body too.
       for (let i = 0; i < 10; i++) await partialPost(base, `/apply/${open.id}`, {}, 100, 100);
       const limited = await partialPost(base, form.action, { cookie: `apply_csrf=${form.nonce}` }, MB9, 1024);
       assert.equal(limited.status, 429);
+      assert.match(limited.head, /\r\nconnection: close/i);
       const uploads = await own.handle.db
         .selectFrom('uploads')
         .select('id')
@@ -620,5 +629,101 @@ describe('11.5 proxies: TRUST_PROXY, IPv6 /64, the socket address kept', () => {
       remoteAddress: '2001:db8:7:a::1',
     });
     assert.equal(next64.statusCode, 403, 'the next /64 has its own bucket');
+  });
+});
+
+describe('11.7 the sitemap is cached', () => {
+  test('200 anonymous requests, 20 at a time, cost one build; the next build comes after five minutes', async () => {
+    let feedCalls = 0;
+    const clock = new ManualClock(T0);
+    const own = await startApp({
+      clock,
+      wrapServices: (services) => ({
+        ...services,
+        publicJobs: {
+          ...services.publicJobs,
+          feed: (...args: Parameters<typeof services.publicJobs.feed>) => {
+            feedCalls += 1;
+            return services.publicJobs.feed(...args);
+          },
+        },
+      }),
+    });
+    try {
+      const intake = await intakeAccount(own.app);
+      const job = await createPublished(intake.api, { title: 'Mapped' });
+      for (let round = 0; round < 10; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () => own.app.inject({ method: 'GET', url: '/sitemap.xml' })),
+        );
+        for (const res of answers) {
+          assert.equal(res.statusCode, 200);
+          assert.ok(res.body.includes(job.url!));
+        }
+      }
+      assert.equal(feedCalls, 1, 'one build (one feed page) for 200 requests');
+      clock.advance(5 * 60_000);
+      await own.app.inject({ method: 'GET', url: '/sitemap.xml' });
+      assert.equal(feedCalls, 2, 'rebuilt once the five minutes passed');
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('11.7 the claim-link key is outside the database', () => {
+  test('from CLAIM_LINK_KEY, else generated once into DATA_DIR/claim-link-key with mode 0600', () => {
+    const dataDir = tempDir('claim-key-');
+    const config = parseConfig({ DATA_DIR: dataDir });
+    const key = resolveClaimLinkKey(config);
+    const file = path.join(dataDir, 'claim-link-key');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.ok(key.length >= 32);
+    assert.equal(resolveClaimLinkKey(config), key, 'the same key on the next start');
+    fs.chmodSync(file, 0o644);
+    assert.equal(resolveClaimLinkKey(config), key);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'a loosened file is narrowed again');
+    const fromEnv = 'k'.repeat(40);
+    assert.equal(resolveClaimLinkKey(parseConfig({ DATA_DIR: dataDir, CLAIM_LINK_KEY: fromEnv })), fromEnv);
+    assert.throws(() => parseConfig({ CLAIM_LINK_KEY: 'short' }), ConfigError);
+  });
+
+  test('no secret in the database makes a link; a link mailed under one key works after the key changes', async () => {
+    const intake = await intakeAccount(ctx.app, { companyName: 'Key Co' });
+    const job = await createPublished(intake.api, { title: 'Keyed' });
+    const who = person({ name: 'Sam Keyes' });
+    const cv = await cvPdf({ name: 'Sam Keyes', email: who.email!, employer: 'Acme', title: 'Clerk' });
+    const res = await send(ctx.app, await openForm(ctx.app, job.applyLink), who, {
+      ip: freshIp(),
+      file: { name: 'cv.pdf', bytes: cv },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    await drainAll(ctx.worker);
+    const [mail] = await mailTo(ctx.app, who.email!);
+    const link = claimLinksIn(mail!.text)[0]!;
+    const token = link.split('/cv/')[1]!;
+    const app = await ctx.handle.db
+      .selectFrom('applications')
+      .select('id')
+      .where('job_id', '=', job.id)
+      .executeTakeFirstOrThrow();
+    const secrets = await ctx.handle.db.selectFrom('service_secrets').select(['name', 'value']).execute();
+    assert.ok(!secrets.some((s) => s.name === 'claim-link'), 'no claim-link secret row');
+    for (const secret of secrets) {
+      const forged = createHmac('sha256', secret.value)
+        .update(`claim:application:${app.id}`)
+        .digest('base64url');
+      assert.notEqual(forged, token, `${secret.name} does not make the link`);
+    }
+    const rekeyed = await startApp({
+      clock: ctx.clock,
+      claimLinkKey: 'another-claim-link-key-0123456789abcdef',
+    });
+    try {
+      const page = await rekeyed.app.inject({ method: 'GET', url: linkPath(link) });
+      assert.equal(page.statusCode, 200, 'the mailed link still opens the virtual CV');
+    } finally {
+      await rekeyed.close();
+    }
   });
 });

@@ -276,7 +276,11 @@ describe('minting keys', () => {
     const refused = await consoleCall(ctx.app, 'POST', `/accounts/${account.id}/keys`, {
       scopes: ['jobs:read', 'applications:write'],
     });
-    assertError(refused, 409, 'dpa_required');
+    const { message } = assertError(refused, 409, 'dpa_required');
+    // The refusal says how to accept the addendum: the console page, the console API, the CLI.
+    assert.match(message, /\/console\/settings/);
+    assert.match(message, /PATCH \/console\/v1\/accounts\/\{accountId\} with \{"dpaAccepted": true\}/);
+    assert.match(message, /npm run console -- account:dpa/);
     const none = await ctx.handle.db
       .selectFrom('api_keys')
       .select('id')

@@ -148,4 +148,43 @@ describe('console users through /console/v1 (operator token)', () => {
     assert.equal(bad.statusCode, 400);
     assert.equal(errorOf(bad).code, 'bad_request');
   });
+
+  test("the operator's account, key and user changes join the account's trail", async () => {
+    const account = await newAccount(ctx.app);
+    const patched = await consoleCall(ctx.app, 'PATCH', `/accounts/${account.id}`, {
+      companyAddress: unique('moved'),
+      dpaAccepted: true,
+      limits: { monthlyOverageCapCents: 90_000, managedAdSlots: 7 },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const minted = await consoleCall(ctx.app, 'POST', `/accounts/${account.id}/keys`, {
+      scopes: ['jobs:read'],
+      name: 'ops',
+    });
+    const keyId = minted.json().key.id;
+    assert.equal(
+      (await consoleCall(ctx.app, 'DELETE', `/accounts/${account.id}/keys/${keyId}`)).statusCode,
+      204,
+    );
+    const refused = await consoleCall(ctx.app, 'PATCH', `/accounts/${account.id}`, {
+      companyAddress: 'Not valid!',
+    });
+    assert.equal(refused.statusCode, 400);
+    const entries = (await consoleCall(ctx.app, 'GET', `/accounts/${account.id}/audit`)).json().entries;
+    assert.deepEqual(
+      entries.map((e: { action: string }) => e.action),
+      [
+        'key.revoked',
+        'key.minted',
+        'account.updated',
+        'account.cap_changed',
+        'account.addendum_accepted',
+        'account.address_changed',
+      ],
+    );
+    assert.ok(entries.every((e: { actor: { kind: string } }) => e.actor.kind === 'operator'));
+    assert.deepEqual(entries[2].detail, { 'limits.managedAdSlots': { before: 5, after: 7 } });
+    assert.deepEqual(entries[3].detail, { beforeCents: 50000, afterCents: 90000 });
+    assert.doesNotMatch(JSON.stringify(entries), new RegExp(minted.json().secret));
+  });
 });

@@ -24,7 +24,9 @@ interface DomElement {
   type?: string;
   getAttribute(name: string): string | null;
 }
+declare const window: { getComputedStyle(el: DomElement): { outlineStyle: string } };
 declare const document: {
+  activeElement: DomElement | null;
   documentElement: { scrollWidth: number; clientWidth: number };
   querySelectorAll(selector: string): ArrayLike<DomElement>;
 };
@@ -93,6 +95,20 @@ async function capture(page: Page, name: string): Promise<void> {
   });
   assert.deepEqual(unlabelled, [], `${name}: every field has a label`);
   assert.equal(await page.locator('h1').count(), 1, `${name}: one h1`);
+  const levels = await page.evaluate(() => {
+    const found: number[] = [];
+    const headings = document.querySelectorAll('h1, h2, h3, h4');
+    for (let i = 0; i < headings.length; i++) found.push(Number(headings[i]!.tagName.slice(1)));
+    return found;
+  });
+  for (let i = 1; i < levels.length; i++) {
+    assert.ok(levels[i]! <= levels[i - 1]! + 1, `${name}: headings in order (${levels.join(',')})`);
+  }
+  await page.keyboard.press('Tab');
+  const outline = await page.evaluate(() =>
+    document.activeElement ? window.getComputedStyle(document.activeElement).outlineStyle : 'none',
+  );
+  assert.notEqual(outline, 'none', `${name}: the focused control shows its focus`);
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -3,14 +3,23 @@ import { after, before, describe, test } from 'node:test';
 import {
   type TestContext,
   applyTo,
+  candidateBody,
+  createPublished,
+  drainAll,
+  unique,
+  uploadPdf,
   closeDatabase,
   consoleCall,
   managedJob,
+  newTemplate,
   newAccount,
   screeningAccount,
   startApp,
 } from './harness.ts';
 import { signedIn } from './console-web-client.ts';
+import { REFRESH_BATCH_MS } from '../src/domain/matches/match-service.ts';
+import pool from './fixtures/matches/pool.json' with { type: 'json' };
+import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-cv.ts';
 
 let ctx: TestContext;
 
@@ -40,10 +49,12 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     await admin.web.get('/console/keys');
     const mint = await admin.web.post('/console/keys', { scopes: 'applications:write', name: 'intake' });
     assert.equal(mint.statusCode, 303);
-    assert.deepEqual(flashOf((await admin.web.get('/console/keys')).body), [
-      'error',
-      'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
-    ]);
+    const [kind, flash] = flashOf((await admin.web.get('/console/keys')).body);
+    assert.equal(kind, 'error');
+    assert.match(
+      flash ?? '',
+      /only after an account admin accepts the data-processing addendum: in the console under Settings/,
+    );
     const none = await admin.web.post('/console/keys', { name: 'no scopes' });
     assert.equal(none.statusCode, 303);
     assert.match(flashOf((await admin.web.get('/console/keys')).body)[1] ?? '', /at least one scope/);
@@ -136,5 +147,87 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     });
     assert.equal(duplicate.statusCode, 303);
     assert.equal(flashOf((await recruiter.web.get('/console/screening')).body)[0], 'error');
+  });
+
+  test("a managed ad's Matches page lists the pool's best candidates, with the application links to screening", async () => {
+    const { account, api } = await screeningAccount(ctx.app);
+    const people = pool as (PoolCvDescription & { truth: { occupation: string } })[];
+    const backend = people.filter((p) => p.truth.occupation === 'backend').slice(0, 2);
+    const imported: string[] = [];
+    for (const cv of backend) {
+      const upload = await uploadPdf(ctx, api, await renderPoolCv(cv));
+      const email = `${unique('m').toLowerCase()}@example.com`;
+      const res = await api.post('/v1/candidates', candidateBody(upload.uploadId, { name: cv.name, email }), {
+        'idempotency-key': unique('idem'),
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      imported.push(res.json().candidateId);
+    }
+    const job = await createPublished(api, {
+      title: 'Senior Backend Engineer',
+      category: 'engineering',
+      description: '<p>APIs in Go on PostgreSQL, deployed on Kubernetes.</p>',
+      skills: [
+        { name: 'Go', level: 'required' },
+        { name: 'PostgreSQL', level: 'required' },
+        { name: 'Kubernetes', level: 'required' },
+      ],
+      location: { remotePolicy: 'remote' },
+    });
+    const recruiter = await signedIn(ctx.app, account.id, 'recruiter');
+    const unmanaged = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
+    assert.match(unmanaged.body, /manage the ad on its page first/);
+    await recruiter.web.get(`/console/jobs/${job.id}`);
+    assert.equal((await recruiter.web.post(`/console/jobs/${job.id}/manage`)).statusCode, 303);
+    await drainAll(ctx.worker);
+    ctx.clock.advance(REFRESH_BATCH_MS + 1);
+    await ctx.services.maintenance();
+    await drainAll(ctx.worker);
+    const page = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
+    assert.equal(page.statusCode, 200);
+    const listed = imported.filter((id) => page.body.includes(id));
+    assert.ok(listed.length >= 1, 'at least one pool candidate is listed');
+    assert.match(page.body, /\d+%/);
+    const applied = await applyTo(ctx, api, job.id);
+    const applications = await recruiter.web.get(`/console/jobs/${job.id}/applications`);
+    assert.ok(
+      applications.body.includes(`/console/screening?job=${job.id}&amp;candidate=${applied.candidateId}`),
+    );
+    await newTemplate(ctx.app, account.id, { name: 'Phone screen', priceCents: 1000, currency: 'USD' });
+    const prefilled = await recruiter.web.get(
+      `/console/screening?job=${job.id}&candidate=${applied.candidateId}`,
+    );
+    assert.ok(
+      prefilled.body.includes(`value="${applied.candidateId}"`),
+      prefilled.body.slice(prefilled.body.indexOf('<h1>'), prefilled.body.indexOf('<h1>') + 900),
+    );
+  });
+
+  test('what employers and candidates typed is escaped on every console page', async () => {
+    const { account, api } = await screeningAccount(ctx.app);
+    const payload = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
+    const job = await createPublished(api, { title: `Role ${payload}` });
+    await applyTo(ctx, api, job.id, {
+      name: `Name ${payload}`,
+      coverNote: `Note ${payload}`,
+      answers: [{ question: `Q ${payload}`, answer: `A ${payload}` }],
+    });
+    const admin = await signedIn(ctx.app, account.id, 'admin');
+    await admin.web.get('/console/keys');
+    await admin.web.post('/console/keys', { scopes: 'jobs:read', name: `Key ${payload}` });
+    for (const path of [
+      '/console/jobs',
+      `/console/jobs/${job.id}`,
+      `/console/jobs/${job.id}/applications`,
+      '/console/keys',
+      '/console/activity',
+    ]) {
+      const res = await admin.web.get(path);
+      assert.equal(res.statusCode, 200, path);
+      assert.ok(!res.body.includes('<script>alert(1)'), `${path}: no raw script`);
+      assert.ok(!res.body.includes('<img src=x'), `${path}: no raw img`);
+    }
+    const applications = await admin.web.get(`/console/jobs/${job.id}/applications`);
+    assert.ok(applications.body.includes('Name &lt;script&gt;alert(1)&lt;/script&gt;'));
   });
 });

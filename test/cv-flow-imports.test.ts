@@ -172,7 +172,7 @@ describe('a person who holds an account', () => {
       const { message, path } = onlyLink(await mailTo(ctx.app, email));
       assert.equal(message.locale, 'fr');
       assert.equal(message.subject, 'Quillon Analytics aimerait recevoir votre CV');
-      assert.ok(message.text.startsWith('Bonjour Inès Carvalho,'), message.text);
+      assert.ok(message.text.startsWith('Bonjour Inès,'), message.text);
       assert.match(message.html, /^<!doctype html><html lang="fr">/);
 
       const page = html(await ctx.app.inject({ method: 'GET', url: path }), 200, 'fr');
@@ -187,7 +187,12 @@ describe('a person who holds an account', () => {
       assert.equal(row.cv_status, 'claimed');
       assert.equal(row.claimed_at?.toISOString(), ctx.clock.now().toISOString());
       assert.equal(row.outcome, 'existing_account');
-      html(await ctx.app.inject({ method: 'GET', url: path }), 410, 'fr');
+      const again = html(await ctx.app.inject({ method: 'GET', url: path }), 200, 'fr');
+      assert.ok(
+        again.includes('Vous avez partagé votre propre CV'),
+        'the shared state, with the delete button',
+      );
+      assert.ok(!again.includes(`${path}/claim"`) && again.includes(`${path}/delete"`), again);
       assert.equal((await mailTo(ctx.app, email)).length, 1, 'one notice');
     });
   }
@@ -364,7 +369,9 @@ describe('imports and sendClaimEmail', () => {
       assert.equal(row.cv_status, 'claimed');
       assert.equal(row.claimed_at?.toISOString(), ctx.clock.now().toISOString());
       assert.equal(await virtualCvCount('candidate', id), 1);
-      html(await ctx.app.inject({ method: 'GET', url: path }), 410, locale);
+      // The link keeps showing the claimed CV for its lifetime (with the delete button).
+      const again = html(await ctx.app.inject({ method: 'GET', url: path }), 200, locale);
+      assert.ok(!again.includes(`${path}/claim"`) && again.includes(`${path}/delete"`), again);
     });
   }
 });

@@ -286,7 +286,7 @@ async function stagedWithMail(
 
 describe('application → build-cv → staged → one mail → claim page → claim', () => {
   for (const locale of ['en', 'es', 'fr', 'pt'] as const) {
-    test(`${locale}: mail, page and confirmation in ${locale}; claimed with claimedAt; link then 410`, async () => {
+    test(`${locale}: mail, page and confirmation in ${locale}; claimed with claimedAt; the link then shows the claimed CV until a delete`, async () => {
       const w = WORDS[locale];
       const flow = await stagedWithMail(ctx, locale);
 
@@ -309,6 +309,10 @@ describe('application → build-cv → staged → one mail → claim page → cl
         assert.ok(text.includes(expected), `page shows "${expected}"`);
       }
       if (locale !== 'en') assert.ok(!text.includes(WORDS.en.title), 'no English title');
+      // CV dates in the page's language, not as stored (2021-03).
+      const march2021 = { en: 'Mar 2021', es: 'mar 2021', fr: 'mars 2021', pt: 'mar. de 2021' }[locale];
+      assert.ok(text.includes(march2021), `dates read "${march2021}"`);
+      assert.ok(!text.includes('2021-03'), 'no ISO month on the page');
       assert.ok(page.body.includes(`action="${flow.path}/claim"`), 'the claim button posts to {link}/claim');
       assert.ok(
         page.body.includes(`action="${flow.path}/delete"`),
@@ -335,33 +339,48 @@ describe('application → build-cv → staged → one mail → claim page → cl
       assert.equal((await virtualCvRows(ctx, flow.applicationId)).length, 1, 'a claimed CV is kept');
       assert.ok(await ctx.files.size(flow.uploadId), 'and so is its file');
 
-      // Only the token's hash is stored, and the link is used up.
-      const links = await ctx.handle.db
-        .selectFrom('claim_links')
-        .selectAll()
-        .where('subject_kind', '=', 'application')
-        .where('subject_id', '=', flow.applicationId)
-        .execute();
+      // Only the token's hash is stored; claiming does not use the link up.
+      const linkRows = () =>
+        ctx.handle.db
+          .selectFrom('claim_links')
+          .selectAll()
+          .where('subject_kind', '=', 'application')
+          .where('subject_id', '=', flow.applicationId)
+          .execute();
+      const links = await linkRows();
       assert.equal(links.length, 1);
       assert.equal(links[0]!.token_hash, createHash('sha256').update(flow.token).digest('hex'));
       assert.ok(!JSON.stringify(links).includes(flow.token));
-      assert.equal(links[0]!.used_at?.toISOString(), claimedAt);
+      assert.equal(links[0]!.used_at, null);
+      // The confirmation leads on: to the job list (and the role while it is live).
+      assert.match(claimed.body, new RegExp(`<a href="/${locale}/jobs">`));
 
-      // The link is used: 410 in the candidate's language, naming nobody; a second claim changes nothing.
+      // The link keeps showing the claimed CV, with the delete button and no claim button.
       const again = await ctx.app.inject({ method: 'GET', url: flow.path });
-      assertPage(again, 410, locale);
-      assert.ok(pageText(again).includes(w.gone), again.body);
-      assertNamesNobody(again, [{ name: CV_NAME, email: flow.email }]);
-      assert.ok(!pageText(again).includes(CV_EMPLOYER));
+      assertPage(again, 200, locale);
+      assert.ok(pageText(again).includes(CV_EMPLOYER), 'the claimed CV is shown again');
+      assert.ok(!again.body.includes(`action="${flow.path}/claim"`), 'no claim button once claimed');
+      assert.ok(again.body.includes(`action="${flow.path}/delete"`), 'the delete button stays');
       const reclaim = await postForm(ctx.app, `${flow.path}/claim`);
-      assertPage(reclaim, 410, locale);
-      const lateDelete = await postForm(ctx.app, `${flow.path}/delete`);
-      assertPage(lateDelete, 410, locale);
-      const after = await statusOf(flow, flow.applicationId);
-      assert.equal(after.json().cvStatus, 'claimed', 'a used link deletes nothing');
-      assert.equal(after.json().claimedAt, claimedAt);
-      assert.equal((await virtualCvRows(ctx, flow.applicationId)).length, 1);
+      assertPage(reclaim, 200, locale);
+      assert.equal(
+        (await statusOf(flow, flow.applicationId)).json().claimedAt,
+        claimedAt,
+        'a second claim changes nothing',
+      );
       assert.equal((await mailTo(ctx.app, flow.email)).length, 1, 'still one mail');
+
+      // A delete through the same link erases the claimed CV and uses the link up: 410 from then on.
+      const lateDelete = await postForm(ctx.app, `${flow.path}/delete`);
+      assertPage(lateDelete, 200, locale);
+      const after = await statusOf(flow, flow.applicationId);
+      assert.equal(after.json().cvStatus, 'deleted');
+      assert.equal((await virtualCvRows(ctx, flow.applicationId)).length, 0);
+      assert.ok((await linkRows())[0]!.used_at, 'the delete used the link');
+      const gone = await ctx.app.inject({ method: 'GET', url: flow.path });
+      assertPage(gone, 410, locale);
+      assert.ok(pageText(gone).includes(w.gone), gone.body);
+      assertNamesNobody(gone, [{ name: CV_NAME, email: flow.email }]);
     });
   }
 

@@ -7,8 +7,10 @@ import {
   closeDatabase,
   createDraft,
   createPublished,
+  consoleCall,
   drainAll,
   errorOf,
+  importCandidate,
   jobRow,
   newKey,
   screeningAccount,
@@ -130,6 +132,24 @@ describe('the event log', () => {
     const text = JSON.stringify(raw);
     for (const personal of ['Zelda', 'Quartermaine', applied.email, '400 000 999', '@'])
       assert.ok(!text.includes(personal), `events hold "${personal}"`);
+  });
+});
+
+describe('candidate events', () => {
+  test('an import’s CV built, then erased by a suppression: candidate.cv_status_changed each time', async () => {
+    const { api } = await screeningAccount(ctx.app);
+    const imported = await importCandidate(ctx, api);
+    await drainAll(ctx.worker);
+    const suppressed = await consoleCall(ctx.app, 'POST', '/suppressions', { email: imported.email });
+    assert.equal(suppressed.statusCode, 201, suppressed.body);
+    const { events } = await readAll(api, 'types=candidate.cv_status_changed');
+    assert.deepEqual(
+      events.map((e) => e.data),
+      [
+        { candidateId: imported.candidateId, status: 'queued', cvStatus: 'staged' },
+        { candidateId: imported.candidateId, status: 'queued', cvStatus: 'deleted' },
+      ],
+    );
   });
 });
 

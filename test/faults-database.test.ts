@@ -18,6 +18,7 @@ import {
   startApp,
   testConfig,
   unique,
+  METRICS_TOKEN,
 } from './harness.ts';
 
 const skip = testConfig.databaseUrl === null ? 'needs DATABASE_URL (PostgreSQL)' : false;
@@ -150,7 +151,11 @@ describe('PostgreSQL backends terminated under load', { skip }, () => {
   });
 
   test('/metrics counts the faults answered 503', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/metrics' });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     assert.match(res.body, /dependency_faults_total\{dependency="database",reason="connection"\} \d+/);
   });
 });

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../src/lib/clock.ts';
 import { type RedisRateLimitStore, redisStore } from '../src/rate-limit/store.ts';
-import { type TestContext, closeDatabase, errorOf, jobsAccount, startApp } from './harness.ts';
+import { METRICS_TOKEN, type TestContext, closeDatabase, errorOf, jobsAccount, startApp } from './harness.ts';
 import { freePort } from './service-process.ts';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
@@ -79,7 +79,11 @@ async function readiness() {
 }
 
 async function metric(name: string): Promise<string> {
-  const res = await ctx.app.inject({ method: 'GET', url: '/metrics' });
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
   return res.body.split('\n').find((line) => line.startsWith(name)) ?? '';
 }
 

@@ -20,6 +20,8 @@ import { type RateLimitStore, memoryStore } from '../src/rate-limit/store.ts';
 
 export const CONSOLE_TOKEN = 'test-console-token-0123456789';
 export const BASE_URL = 'https://careers.test';
+/** The METRICS_TOKEN test apps are built with (`metricsToken: null` turns /metrics off). */
+export const METRICS_TOKEN = 'test-metrics-token-0123456789';
 /** The test run's environment: DATABASE_URL and REDIS_URL switch the harness to those servers. */
 export const testConfig = parseConfig(process.env);
 
@@ -78,15 +80,23 @@ export async function startApp(
     inspector?: CvInspector;
     /** The mail transport; the outbox by default. */
     mailer?: Mailer;
+    /** The virtual-CV builder; buildVirtualCv in this process by default. */
+    build?: VirtualCvBuilder;
     stagedTtlSeconds?: number;
     /** The address the app's links and presigned upload URLs point at; BASE_URL by default. */
     publicBaseUrl?: string;
     /** The guard's budget of requests without a valid credential per client address and minute. */
     authFailuresPerMinute?: number;
+    /** The local CV store's DATA_DIR; a fresh temp dir by default. */
+    filesDir?: string;
     /** The hosted apply page's abuse limits. */
     applyPage?: AppOptions['applyPage'];
     /** Whose X-Forwarded-For to believe (TRUST_PROXY as parsed). */
     trustProxy?: AppOptions['trustProxy'];
+    /** METRICS_TOKEN (METRICS_TOKEN above by default); null: /metrics is off. */
+    metricsToken?: string | null;
+    /** The claim links' HMAC key. */
+    claimLinkKey?: string;
     /** Webhook delivery: private addresses allowed, and a resolver in place of DNS. */
     webhooks?: { allowPrivate: boolean; resolve?: import('../src/webhooks/sender.ts').Resolver };
   } = {},
@@ -96,7 +106,7 @@ export async function startApp(
   const clock = options.clock ?? new ManualClock(new Date());
   const rateLimits = options.rateLimits ?? memoryStore();
   const files = new LocalBlobStore({
-    dataDir: tempDir(),
+    dataDir: options.filesDir ?? tempDir(),
     publicBaseUrl,
     signingSecret: 'test-signing-secret-0123456789abcdef',
     clock,
@@ -110,8 +120,9 @@ export async function startApp(
     inspector: options.inspector ?? cvChecker(),
     cvLimits: CV_LIMITS,
     mailer,
-    build: buildVirtualCv as VirtualCvBuilder,
+    build: options.build ?? (buildVirtualCv as VirtualCvBuilder),
     stagedTtlSeconds: options.stagedTtlSeconds ?? 2_592_000,
+    claimLinkKey: options.claimLinkKey ?? 'test-claim-link-key-0123456789abcdef',
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const services = options.wrapServices ? options.wrapServices(created) : created;
@@ -128,6 +139,7 @@ export async function startApp(
       : { authFailuresPerMinute: options.authFailuresPerMinute }),
     ...(options.applyPage ? { applyPage: options.applyPage } : {}),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    metricsToken: options.metricsToken === undefined ? METRICS_TOKEN : options.metricsToken,
   });
   const worker = createWorker({
     db: handle.db,

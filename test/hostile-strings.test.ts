@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import {
   applicationBody,
+  CONSOLE_TOKEN,
   closeDatabase,
   consoleCall,
   createPublished,
@@ -144,62 +145,91 @@ describe('path parameters and query strings', () => {
     assertRefused(await consoleCall(ctx.app, 'GET', '/accounts/%00'), /accountId/);
   });
 
+  for (const url of [
+    '/apply/%00',
+    '/apply/job_%00',
+    '/en/jobs/%00/%00',
+    '/en/jobs/co/x%00y',
+    '/feed/jobs.json?cursor=%00',
+  ]) {
+    test(`hosted page GET ${url} → 400, never 500`, async () => {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(errorOf(res).code, 'bad_request');
+    });
+  }
+
   test('GET /v1/jobs?updatedSince=%00 → 400 naming updatedSince', async () => {
     const { api } = await intakeAccount(ctx.app);
     assertRefused(await api.get('/v1/jobs?updatedSince=%00'), /updatedSince/);
   });
 });
 
-describe('the served OpenAPI document says it', () => {
-  test('every string a request carries refuses NUL and lone surrogates by its own schema', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-    assert.equal(res.statusCode, 200);
-    const doc = res.json() as {
-      paths: Record<string, Record<string, Operation>>;
-      components: { schemas: Record<string, unknown> };
-    };
-    const ajv = new Ajv({ strict: false, validateFormats: true });
-    addFormats.default(ajv);
-    for (const [id, schema] of Object.entries(doc.components.schemas)) {
-      ajv.addSchema(schema as object, `#/components/schemas/${id}`);
-    }
-    let checked = 0;
-    const unsafe: string[] = [];
-    // Request bodies are named component schemas: follow each $ref once.
-    const followed = new Set<string>();
-    const visit = (schema: unknown, where: string) => {
-      if (schema === null || typeof schema !== 'object') return;
-      const s = schema as Record<string, unknown>;
-      if (typeof s.$ref === 'string' && s.$ref.startsWith('#/components/schemas/') && !followed.has(s.$ref)) {
-        followed.add(s.$ref);
-        visit(doc.components.schemas[s.$ref.slice('#/components/schemas/'.length)], `${where}→${s.$ref}`);
-      }
-      if (s.type === 'string' && !Array.isArray(s.enum) && s.const === undefined) {
-        checked += 1;
-        const validate = ajv.compile({ ...s, description: undefined });
-        for (const [, value] of HOSTILE) {
-          if (validate(value)) unsafe.push(`${where} accepts ${JSON.stringify(value)}`);
-        }
-      }
-      for (const [key, child] of Object.entries(s)) {
-        if (key === 'examples' || key === 'example') continue;
-        if (!Array.isArray(child)) visit(child, `${where}.${key}`);
-        else for (const [i, c] of child.entries()) visit(c, `${where}.${key}[${i}]`);
-      }
-    };
-    for (const [path, operations] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(operations)) {
-        for (const parameter of operation.parameters ?? []) {
-          visit(parameter.schema, `${method} ${path} ${parameter.in} ${parameter.name}`);
-        }
-        const body = operation.requestBody?.content?.['application/json']?.schema;
-        if (body) visit(body, `${method} ${path} body`);
-      }
-    }
-    assert.deepEqual(unsafe, []);
-    assert.ok(checked >= 30, `request strings checked: ${checked}`);
-  });
+describe('the served OpenAPI documents say it', () => {
+  for (const [name, url, token] of [
+    ['public', '/v1/openapi.json', undefined],
+    ['console', '/console/v1/openapi.json', CONSOLE_TOKEN],
+  ] as const) {
+    test(`every string a request carries refuses NUL and lone surrogates (${name} document)`, async () => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url,
+        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      });
+      assert.equal(res.statusCode, 200);
+      const doc = res.json() as {
+        paths: Record<string, Record<string, Operation>>;
+        components: { schemas: Record<string, unknown> };
+      };
+      const { checked, unsafe } = unsafeStrings(doc);
+      assert.deepEqual(unsafe, []);
+      assert.ok(checked >= 25, `request strings checked: ${checked}`);
+    });
+  }
 });
+
+/** Walks every parameter and request body (following references) and tries the hostile strings. */
+function unsafeStrings(doc: {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+}) {
+  const ajv = new Ajv({ strict: false, validateFormats: true });
+  addFormats.default(ajv);
+  let checked = 0;
+  const unsafe: string[] = [];
+  const visit = (schema: unknown, where: string, seen: Set<string>) => {
+    if (schema === null || typeof schema !== 'object') return;
+    const s = schema as Record<string, unknown>;
+    if (typeof s.$ref === 'string') {
+      const id = s.$ref.split('/').pop()!;
+      if (seen.has(id)) return;
+      visit(doc.components.schemas[id], `${where}→${id}`, new Set([...seen, id]));
+      return;
+    }
+    if (s.type === 'string' && !Array.isArray(s.enum) && s.const === undefined) {
+      checked += 1;
+      const validate = ajv.compile({ ...s, description: undefined });
+      for (const [, value] of HOSTILE) {
+        if (validate(value)) unsafe.push(`${where} accepts ${JSON.stringify(value)}`);
+      }
+    }
+    for (const [key, child] of Object.entries(s)) {
+      if (key === 'examples' || key === 'example') continue;
+      if (!Array.isArray(child)) visit(child, `${where}.${key}`, seen);
+      else for (const [i, c] of child.entries()) visit(c, `${where}.${key}[${i}]`, seen);
+    }
+  };
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      for (const parameter of operation.parameters ?? []) {
+        visit(parameter.schema, `${method} ${path} ${parameter.in} ${parameter.name}`, new Set());
+      }
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      if (body) visit(body, `${method} ${path} body`, new Set());
+    }
+  }
+  return { checked, unsafe };
+}
 
 interface Operation {
   parameters?: { in: string; name: string; schema: unknown }[];

@@ -119,13 +119,24 @@ describe('cv_rejected: one real PDF per reason', () => {
     });
   }
 
-  test('too_large: a slot for CV_MAX_BYTES + 1 is refused before any byte is sent (400 naming bytes)', async () => {
-    // The file the CV check would refuse as too_large never gets a slot (issue 11.4, decisions.md);
-    // the checker's own too_large is covered in pdf-check.test.ts.
-    const res = await api.post('/v1/uploads', { bytes: oversizedCv().length, fileName: 'big.pdf' });
+  test('too_large: a CV over CV_MAX_BYTES gets no upload slot (400 naming bytes), so it is never stored', async () => {
+    const before = await ctx.handle.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .execute();
+    const res = await api.post('/v1/uploads', { bytes: oversizedCv().length });
     assert.equal(res.statusCode, 400, res.body);
-    assert.equal(errorOf(res).code, 'bad_request');
-    assert.equal(errorOf(res).field, 'bytes');
+    const error = errorOf(res);
+    assert.equal(error.code, 'bad_request');
+    assert.equal(error.field, 'bytes');
+    assert.match(String(error.message), new RegExp(String(CV_LIMITS.maxBytes)));
+    const after = await ctx.handle.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .execute();
+    assert.equal(after.length, before.length, 'no slot issued');
   });
 
   test('a refused upload cannot be named again', async () => {
@@ -144,7 +155,7 @@ describe('cv_rejected: detail and fix in the receipt’s locale', () => {
     const locales: CvLocale[] = ['es', 'fr', 'pt'];
     let i = 0;
     for (const [reason, , bytes] of REASONS) {
-      // One locale per reason, every locale used twice.
+      // One locale per reason, every locale used.
       const locale = locales[i++ % locales.length]!;
       const count = await applicationCount();
       const error = await assertRejected(await applyWith(bytes(), locale), reason, locale, count);

@@ -15,11 +15,12 @@ import {
   unique,
 } from './harness.ts';
 
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 let ctx: TestContext;
 const opened: TestContext[] = [];
 
 before(async () => {
-  ctx = await startApp();
+  ctx = await startApp({ metricsToken: METRICS_TOKEN });
 });
 
 after(async () => {
@@ -72,6 +73,39 @@ describe('probes', () => {
 });
 
 describe('/metrics', () => {
+  test('off without METRICS_TOKEN (the 404 of any unknown path); with it, only for its bearer token (401 otherwise)', async () => {
+    const unset = await startApp({ metricsToken: null });
+    opened.push(unset);
+    const off = await unset.app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(off.statusCode, 404, off.body);
+    assert.equal(errorOf(off).code, 'not_found');
+    const guarded = ctx;
+    for (const authorization of [
+      undefined,
+      'Bearer wrong-token-0123456789',
+      `Basic ${METRICS_TOKEN}`,
+      'Bearer ',
+    ]) {
+      const res = await guarded.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      assert.equal(res.statusCode, 401, `${authorization}: ${res.body}`);
+      assert.equal(errorOf(res).code, 'unauthorized');
+      assert.doesNotMatch(res.body, /http_requests_total/);
+    }
+    const ok = await guarded.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    assert.equal(ok.statusCode, 200);
+    assert.match(ok.body, /http_requests_total/);
+    assert.throws(() => parseConfig({ METRICS_TOKEN: 'short' }), ConfigError);
+    assert.equal(parseConfig({ METRICS_TOKEN }).metricsToken, METRICS_TOKEN);
+  });
+
   test('counts requests by route template and status; never a key, an id or an email', async () => {
     const { key, api } = await jobsAccount(ctx.app);
     const created = await api.post('/v1/jobs', { title: 'Metric job', description: 'd', category: 'data' });
@@ -94,7 +128,11 @@ describe('/metrics', () => {
       401,
     );
 
-    const res = await ctx.app.inject({ method: 'GET', url: '/metrics' });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
     const text = res.body;
@@ -140,6 +178,8 @@ describe('/v1/openapi.json', () => {
     ['GET', '/v1/applications/{applicationId}'],
     ['POST', '/v1/candidates'],
     ['POST', '/v1/jobs/{jobId}/candidates/{candidateId}/screening'],
+    ['GET', '/v1/events'],
+    ['GET', '/v1/jobs/{jobId}/matches'],
   ];
   const fastifyPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { SITEMAP_TTL_MS } from '../src/http/pages/sitemap.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import {
   BASE_URL,
@@ -1052,6 +1053,9 @@ describe('job feed: HTML per language, JSON, sitemap', () => {
       );
     }
     assert.ok(!(await jsonFeed()).some((j) => j.id === job.id), 'gone from JSON');
+    // The sitemap is built at most once per five minutes (a crawler's request costs no query).
+    assert.ok((await sitemap()).includes(job.url!), 'the sitemap built before the close is served');
+    ctx.clock.advance(SITEMAP_TTL_MS);
     assert.ok(!(await sitemap()).includes(job.url!), 'gone from the sitemap');
 
     // Re-published: back in the feed at the same address.

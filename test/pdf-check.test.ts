@@ -359,19 +359,43 @@ describe('CV check: hostile files are refused in time while the service keeps se
     await assertServesNormalCv();
   });
 
+  // What stops this bomb must be the memory limit, whatever the machine's load: a wall-clock bound
+  // raced the deadline on a busy machine (the child inflates slower and the deadline fired
+  // first). So this check gets its own pool whose deadline is far out of reach, and the test
+  // asserts which limit fired, not how fast.
   test('a bomb the pre-scan cannot see (owner-password encrypted) hits the child memory limit', async (t) => {
-    await poolReady();
-    const before = events.length;
-    const run = await checkWhileWatchingLoop(fixture('bomb-owner-password.pdf'));
-    assert.equal(reasonOf(run.result), 'corrupt');
-    assert.ok(run.ms < REFUSAL_BUDGET_MS, `took ${run.ms.toFixed(0)} ms`);
-    assertResponsive(t, run);
-    const stopped = await waitForEvent('worker_stopped', before);
-    const started = await waitForEvent('worker_started', 0);
-    // Where no OS limit can be set (not Linux), the deadline is what stops it.
-    assert.equal(stopped.cause, started.memoryLimit === 'none' ? 'timeout' : 'out_of_memory');
-    await poolReady();
-    assert.equal(liveWorkers().size, POOL_SIZE);
+    const own: CvCheckerEvent[] = [];
+    const patient = createCvChecker({
+      ...LIMITS,
+      poolSize: 1,
+      timeoutMs: 120_000,
+      onEvent: (e) => own.push(e),
+    });
+    try {
+      const run = await (async () => {
+        const swap = checker;
+        checker = patient;
+        try {
+          return await checkWhileWatchingLoop(fixture('bomb-owner-password.pdf'));
+        } finally {
+          checker = swap;
+        }
+      })();
+      assert.equal(reasonOf(run.result), 'corrupt');
+      assertResponsive(t, run);
+      const started = own.find((e) => e.type === 'worker_started');
+      const stopped = own.find((e) => e.type === 'worker_stopped');
+      assert.ok(started && started.type === 'worker_started');
+      assert.ok(stopped && stopped.type === 'worker_stopped', 'the child holding the bomb died');
+      if (started.memoryLimit === 'none') {
+        t.diagnostic('no OS memory limit on this platform: only the heap limit applies');
+      } else {
+        assert.equal(stopped.cause, 'out_of_memory');
+      }
+      assert.equal(reasonOf(await patient.check(fixture('cv-2-pages.pdf'))), 'ok', 'a fresh child serves');
+    } finally {
+      await patient.close();
+    }
     await assertServesNormalCv();
   });
 });

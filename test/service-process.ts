@@ -50,23 +50,29 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
-  const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  // The last 500 lines are kept (a long run logs every request).
+  const collect = (chunk: Buffer) => {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    if (lines.length > 500) lines.splice(0, lines.length - 500);
+  };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>(
     (resolve) => child.on('exit', (code, signal) => resolve({ code, signal, atMs: Date.now() })),
   );
-  const ready = await Promise.race([
-    new Promise<boolean>((resolve) => {
-      const check = () => {
-        if (lines.some((line) => line.includes('Service ready'))) resolve(true);
-        else setTimeout(check, 50);
-      };
-      check();
-    }),
-    exited.then(() => false),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000).unref()),
-  ]);
+  let ended = false;
+  exited.then(() => {
+    ended = true;
+  });
+  const ready = await new Promise<boolean>((resolve) => {
+    const giveUpAt = Date.now() + 60_000;
+    const check = () => {
+      if (lines.some((line) => line.includes('Service ready'))) resolve(true);
+      else if (ended || Date.now() > giveUpAt) resolve(false);
+      else setTimeout(check, 50);
+    };
+    check();
+  });
   if (!ready) {
     child.kill('SIGKILL');
     throw new Error(`the service did not start:\n${lines.join('\n')}`);

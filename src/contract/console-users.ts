@@ -1,5 +1,5 @@
-import { Text } from './text.ts';
 import { type Static, Type } from 'typebox';
+import { Text } from './text.ts';
 
 /** The console's roles (extensions.md §1). */
 export const CONSOLE_ROLES = ['admin', 'recruiter', 'billing_admin'] as const;
@@ -9,8 +9,8 @@ export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 1024;
 
-const Id = Type.String({ minLength: 1, maxLength: 64 });
-const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+const Id = Text({ minLength: 1, maxLength: 64 });
+const Email = Text({ format: 'email', minLength: 3, maxLength: 254 });
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('recruiter'), Type.Literal('billing_admin')], {
   description: 'admin, recruiter or billing_admin',
 });

@@ -141,7 +141,7 @@ export const ERROR_CATALOGUE = {
     'A key with applications:write before the account accepted the data-processing addendum.',
     {
       message:
-        'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
+        'A key with applications:write can be minted only after an account admin accepts the data-processing addendum: in the console under Settings (/console/settings), or PATCH /console/v1/accounts/{accountId} with {"dpaAccepted": true} (npm run console -- account:dpa <accountId>).',
     },
   ),
   no_slot_available: entry(409, 'Managing an ad when every managed-ad slot of the account is taken.', {
@@ -197,7 +197,7 @@ export const ERROR_CATALOGUE = {
   ),
   rate_limited: entry(
     429,
-    "The key's per-minute limit, or the job's own daily allowance of applications.",
+    "The key's per-minute limit, the job's own daily allowance of applications, or too many requests without a valid credential from one address (on every route).",
     { message: 'This key is limited to 120 requests a minute; retry after 12 seconds.' },
     {},
     'always',

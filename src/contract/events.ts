@@ -1,5 +1,5 @@
-import { Text } from './text.ts';
 import { type Static, type TSchema, Type } from 'typebox';
+import { Text } from './text.ts';
 import { type Scope, enumOf } from './vocabulary.ts';
 
 /**
@@ -166,6 +166,8 @@ export function eventWebhooks(): Record<string, unknown> {
       type,
       {
         post: {
+          operationId: `${schemaName(type)[0]!.toLowerCase()}${schemaName(type).slice(1)}Webhook`,
+          tags: ['events'],
           summary: EVENT_TYPES[type].about,
           description:
             'Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.',
@@ -189,7 +191,7 @@ export function eventWebhooks(): Record<string, unknown> {
 
 export const WebhookCreate = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https only; a public address.' }),
+    url: Text({ minLength: 1, maxLength: 2048, description: 'https only; a public address.' }),
     types: Type.Optional(
       Type.Array(enumOf(EVENT_TYPE_NAMES as unknown as readonly EventType[]), {
         minItems: 1,
@@ -222,11 +224,11 @@ export const DeliveryAttempt = Type.Object({
 export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
 
 export const WebhookParams = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  webhookId: Type.String({ minLength: 1, maxLength: 64 }),
+  accountId: Text({ minLength: 1, maxLength: 64 }),
+  webhookId: Text({ minLength: 1, maxLength: 64 }),
 });
 export const DeliveryParams = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  webhookId: Type.String({ minLength: 1, maxLength: 64 }),
-  deliveryId: Type.String({ minLength: 1, maxLength: 64 }),
+  accountId: Text({ minLength: 1, maxLength: 64 }),
+  webhookId: Text({ minLength: 1, maxLength: 64 }),
+  deliveryId: Text({ minLength: 1, maxLength: 64 }),
 });

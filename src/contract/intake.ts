@@ -45,7 +45,8 @@ export const UploadCreate = Type.Object(
     bytes: Type.Integer({
       minimum: 1,
       maximum: MAX_UPLOAD_BYTES,
-      description: "The file's exact size in bytes.",
+      description:
+        "The file's exact size in bytes; at most the service's CV_MAX_BYTES (10 MiB by default), larger is 400 naming `bytes`. Bytes of uploads neither used nor expired are capped per account (429 `rate_limited`).",
     }),
     fileName: Type.Optional(Text({ minLength: 1, maxLength: INTAKE_MAX.fileName })),
   },

@@ -1,5 +1,5 @@
-import { Text } from './text.ts';
 import { type Static, Type } from 'typebox';
+import { Text } from './text.ts';
 
 /** A generated match of a managed role (extensions.md §2): ids, a score and reasons, nothing personal. */
 export const Match = Type.Object(

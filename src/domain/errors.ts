@@ -102,7 +102,7 @@ export const priceUnavailable = () =>
 export const dpaRequired = () =>
   new AppError(
     'dpa_required',
-    'A key with applications:write can be minted only after an account admin accepts the data-processing addendum.',
+    'A key with applications:write can be minted only after an account admin accepts the data-processing addendum: in the console under Settings (/console/settings), or PATCH /console/v1/accounts/{accountId} with {"dpaAccepted": true} (npm run console -- account:dpa <accountId>).',
   );
 export const noSlotAvailable = (slots: number) =>
   new AppError('no_slot_available', `Every one of the account's ${slots} managed-ad slots is taken.`);

@@ -16,6 +16,7 @@ import { listMail, listTasks, retryTask } from './console/ops/ops-routes.ts';
 import { claimPages } from './pages/claim-page.ts';
 import { jobFeed } from './pages/feed.ts';
 import { jobPage } from './pages/job-page.ts';
+import { sitemap } from './pages/sitemap.ts';
 import {
   billing,
   completeScreening,
@@ -100,4 +101,5 @@ export const routes: Route[] = [
   listUsers,
   removeUser,
   listAudit,
+  sitemap,
 ];

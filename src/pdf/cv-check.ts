@@ -9,12 +9,14 @@
 // Untrusted bytes are never parsed in this process; steps 1–3 only read, count and inflate
 // asynchronously, so the event loop keeps serving while a hostile file is refused.
 
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
+import { type CheckShare, FairLimiter } from './fair-limiter.ts';
 import { type PoolEvent, ParserPool } from './parser-pool.ts';
 import { prescanPdf } from './prescan.ts';
 import type { CvCheckResult, CvRejectReason } from './types.ts';
 
 export { type CvLimits, rejectionMessage } from './messages.ts';
+export { CheckQueueFull, type CheckLane, type CheckShare } from './fair-limiter.ts';
 export { ParserPoolUnavailable } from './parser-pool.ts';
 export type { CvCheckResult, CvLocale, CvRejectReason, PdfPage, PdfTextItem } from './types.ts';
 
@@ -44,10 +46,11 @@ export type CvCheckerEvent =
 export interface CvChecker {
   /**
    * Resolves with the verdict for the file at `filePath`. Rejects only when the checker itself
-   * cannot work (file unreadable, parser workers unable to start, checker closed): never blame
-   * the candidate for those.
+   * cannot work (file unreadable, parser workers unable to start, checker closed, or the queue
+   * or `share`'s part of it full: ParserPoolUnavailable with a retry delay): never blame the
+   * candidate for those.
    */
-  check(filePath: string): Promise<CvCheckResult>;
+  check(filePath: string, share?: CheckShare): Promise<CvCheckResult>;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,22 @@ const PDF_MAGIC = Buffer.from('%PDF-');
 const INFLATE_RATIO = 64;
 const INFLATE_FLOOR = 8 * 1024 * 1024;
 const INFLATE_CEILING = 128 * 1024 * 1024;
+
+// The queue holds 16 checks per child (~8 s of normal CVs at 1 s each) before refusing with 503.
+// One integrator account may have 8 checks waiting or running, one address on the hosted page 2
+// (a person applies with one file), background tasks 8 per account.
+const QUEUED_PER_CHILD = 16;
+
+// Every revision of an edited file writes its changed pages again, so the page objects in plain
+// sight are an upper bound on the pages: 4 per allowed page plus a margin spares any real CV,
+// while a 10,000-page file is refused before its streams are inflated or a child is spent.
+const PAGE_OBJECTS_PER_PAGE = 4;
+const PAGE_OBJECTS_SLACK = 20;
+// A dense text page runs a few thousand operators, a page with a detailed vector logo or chart
+// some tens of thousands; pdf.js takes ~5 s for a million (the deadline).
+const OPERATORS_PER_PAGE = 50_000;
+const MAX_PER_KEY = { api: 8, page: 2, task: 8 } as const;
+const DEFAULT_SHARE: CheckShare = { lane: 'api', key: 'unnamed' };
 
 export function createCvChecker(options: CvCheckerOptions): CvChecker {
   const { maxBytes, maxPages } = options;
@@ -89,11 +108,16 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
     ...(onEvent ? { onEvent } : {}),
   });
 
-  // Each pre-scan holds its file in memory (up to maxBytes); a burst of uploads waits here
-  // rather than multiplying that. Twice the pool keeps the parsers fed.
-  const prescanSlots = semaphore(poolSize * 2);
+  // Each check past the header holds its file in memory (up to maxBytes) during the pre-scan; a
+  // burst of uploads waits here, fairly across sources, rather than multiplying that. Twice the
+  // pool keeps the parsers fed while the next files are pre-scanned.
+  const limiter = new FairLimiter({
+    slots: poolSize * 2,
+    maxQueued: poolSize * QUEUED_PER_CHILD,
+    maxPerKey: MAX_PER_KEY,
+  });
 
-  async function check(filePath: string): Promise<CvCheckResult> {
+  async function check(filePath: string, share: CheckShare = DEFAULT_SHARE): Promise<CvCheckResult> {
     const started = performance.now();
     const verdict = (result: CvCheckResult, stage: CvCheckStage, error?: string): CvCheckResult => {
       onEvent?.({
@@ -110,17 +134,23 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
     if (size > maxBytes) return verdict({ ok: false, reason: 'too_large' }, 'size');
     if (header.indexOf(PDF_MAGIC) < 0) return verdict({ ok: false, reason: 'wrong_type' }, 'magic');
 
-    const scan = await prescanSlots.run(() =>
-      prescanPdf(filePath, {
+    return limiter.run(share, async () => {
+      const data = await readFile(filePath);
+      const scan = await prescanPdf(data, {
         maxInflatedBytes: Math.min(Math.max(size * INFLATE_RATIO, INFLATE_FLOOR), INFLATE_CEILING),
         deadlineMs: timeoutMs,
-      }),
-    );
-    if (!scan.ok) return verdict({ ok: false, reason: 'corrupt' }, 'prescan', scan.cause);
+        maxPageObjects: maxPages * PAGE_OBJECTS_PER_PAGE + PAGE_OBJECTS_SLACK,
+        maxOperators: maxPages * OPERATORS_PER_PAGE,
+      });
+      if (!scan.ok) {
+        const reason = scan.cause === 'too_many_pages' ? 'too_many_pages' : 'corrupt';
+        return verdict({ ok: false, reason }, 'prescan', scan.cause);
+      }
 
-    const outcome = await pool.run({ path: filePath, maxPages });
-    if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
-    return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
+      const outcome = await pool.run({ data, maxPages });
+      if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
+      return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
+    });
   }
 
   return { check, close: () => pool.close() };
@@ -136,25 +166,6 @@ async function readHeader(filePath: string): Promise<{ size: number; header: Buf
   } finally {
     await file.close();
   }
-}
-
-function semaphore(slots: number): { run<T>(task: () => Promise<T>): Promise<T> } {
-  let free = slots;
-  const waiting: (() => void)[] = [];
-  return {
-    async run(task) {
-      if (free > 0) free--;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      try {
-        return await task();
-      } finally {
-        // The slot passes straight to the next waiter, if any.
-        const next = waiting.shift();
-        if (next) next();
-        else free++;
-      }
-    },
-  };
 }
 
 function requireInteger(name: string, value: number, min: number): void {

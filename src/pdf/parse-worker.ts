@@ -3,14 +3,15 @@
 // the pool starts it under an OS address-space limit and a V8 heap limit, and kills it at the
 // deadline. Nothing here guards against time or memory; that is the parent's job.
 
-import { readFile } from 'node:fs/promises';
 import { registerHooks } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { ParseOutcome, ParseRequest, WorkerMessage } from './protocol.ts';
+import type { ParseOutcome, ParseRequest, SandboxProbe, WorkerMessage } from './protocol.ts';
 import { addText, emptyStats, hasTextLayer } from './text-layer.ts';
 import type { PdfPage, PdfTextItem } from './types.ts';
+
+const NETWORK_MODULES = new Set(['net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns', 'dns/promises']);
 
 // pdf.js loads @napi-rs/canvas at import time to polyfill rendering globals. Text extraction never
 // renders, and the native module reserves 1 GiB of address space, which would eat most of the
@@ -18,9 +19,32 @@ import type { PdfPage, PdfTextItem } from './types.ts';
 registerHooks({
   resolve(specifier, context, nextResolve) {
     if (specifier === '@napi-rs/canvas') throw new Error('rendering is not used by the CV check');
+    if (NETWORK_MODULES.has(specifier.replace(/^node:/, ''))) throw networkRefused(specifier);
     return nextResolve(specifier, context);
   },
 });
+
+// No network from here (issue 11, item 7). Node 24's permission model (the pool starts this child
+// with --permission: no file outside its code and pdf.js, no process, no thread) does not cover
+// sockets, so the modules and globals that open them are refused here, before any PDF is read.
+function networkRefused(what: string): Error {
+  return Object.assign(new Error(`the PDF parser has no network access (${what})`), {
+    code: 'ERR_ACCESS_DENIED',
+  });
+}
+const getBuiltinModule = process.getBuiltinModule.bind(process);
+process.getBuiltinModule = ((id: string) => {
+  if (NETWORK_MODULES.has(id.replace(/^node:/, ''))) throw networkRefused(id);
+  return getBuiltinModule(id);
+}) as typeof process.getBuiltinModule;
+for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']) {
+  Object.defineProperty(globalThis, name, {
+    configurable: false,
+    get: () => {
+      throw networkRefused(name);
+    },
+  });
+}
 
 // Its import-time warnings about the missing canvas would bury a real crash in the stderr tail the
 // pool keeps for diagnosis.
@@ -196,14 +220,45 @@ trailer << /Root 1 0 R >>
 // not take down a healthy worker.
 process.on('unhandledRejection', () => {});
 process.on('disconnect', () => process.exit(0));
-process.on('message', (message: ParseRequest) => {
-  void handle(message);
+process.on('message', (message: ParseRequest | SandboxProbe) => {
+  if (message.type === 'probe') void probe(message);
+  else void handle(message);
 });
+
+// What the pool's tests ask to prove the sandbox from inside: may this child read a path, open a
+// socket, start a process? Answers only whether each was refused, never any content.
+async function probe(message: SandboxProbe): Promise<void> {
+  const attempt = async (action: () => Promise<unknown>): Promise<string> => {
+    try {
+      await action();
+      return 'allowed';
+    } catch (error) {
+      return String((error as { code?: unknown }).code ?? (error as Error).name);
+    }
+  };
+  const fs = await import('node:fs/promises');
+  send({
+    type: 'probe',
+    id: message.id,
+    read: await attempt(() => fs.readFile(message.path)),
+    connect: await attempt(async () => {
+      const net = await import('node:net');
+      net.connect(1, '127.0.0.1').destroy();
+    }),
+    fetch: await attempt(() => fetch('http://127.0.0.1:1/')),
+    spawn: await attempt(async () => {
+      const cp = await import('node:child_process');
+      cp.spawnSync('/bin/true');
+    }),
+  });
+}
 
 async function handle(request: ParseRequest): Promise<void> {
   let outcome: ParseOutcome;
   try {
-    outcome = await parse(new Uint8Array(await readFile(request.path)), request.maxPages);
+    // A Buffer arrives as a Buffer (structured clone keeps its class); pdf.js wants a plain view.
+    const { buffer, byteOffset, byteLength } = request.data;
+    outcome = await parse(new Uint8Array(buffer, byteOffset, byteLength), request.maxPages);
   } catch (error) {
     outcome = { ok: false, reason: 'corrupt', error: describe(error) };
   }

@@ -1,26 +1,33 @@
 // A warm pool of parse-worker.ts child processes. Each child handles one PDF at a time under a
 // wall-clock deadline, a V8 heap limit and an OS address-space limit (RLIMIT_AS). A child that
-// misses the deadline is SIGKILLed; one that dies (out of memory, crash) is replaced; either way
-// the PDF it held is answered `corrupt`. The service's own process only moves messages.
+// misses the deadline is SIGKILLed and one that runs out of memory dies: the file did that, and
+// it is answered `corrupt`. A child that dies for any other reason (killed from outside, the IPC
+// channel broken, the machine's OOM killer) is not the file's fault: the PDF is retried once on a
+// fresh child, and if that dies too the caller gets ParserPoolUnavailable (503), never a verdict.
+// Children run in their own process group, so a SIGTERM sent to the service's group (docker stop,
+// systemd, npm) does not reach them; close() stops them last. The service only moves messages.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import type { ParseOutcome, ParseRequest, WorkerMessage } from './protocol.ts';
+import { childNodeArgs, findLauncher, type Launcher, type MemoryLimitMethod } from './launcher.ts';
+import type { ParseOutcome, ParseRequest, SandboxProbe, SandboxReport, WorkerMessage } from './protocol.ts';
+
+export type { MemoryLimitMethod } from './launcher.ts';
 
 export type WorkerStopCause =
   | 'timeout'
   | 'out_of_memory'
   | 'crash'
+  | 'killed'
+  | 'ipc_broken'
   | 'recycled'
   | 'closed'
   | 'startup_failed';
 
 export type PoolEvent =
   | { type: 'worker_started'; pid: number; ms: number; memoryLimit: MemoryLimitMethod }
-  | { type: 'worker_stopped'; pid: number; cause: WorkerStopCause; stderr?: string };
-
-export type MemoryLimitMethod = 'prlimit' | 'ulimit' | 'none';
+  | { type: 'worker_stopped'; pid: number; cause: WorkerStopCause; stderr?: string }
+  | { type: 'parse_started'; pid: number; attempt: number }
+  | { type: 'parse_retried'; cause: WorkerStopCause };
 
 export interface ParserPoolOptions {
   size: number;
@@ -33,14 +40,22 @@ export interface ParserPoolOptions {
 
 const WARM_UP_DELAY_MS = 2000;
 
+/** The checker cannot give a verdict now (not the file's fault): answer 503 with Retry-After. */
 export class ParserPoolUnavailable extends Error {
   override name = 'ParserPoolUnavailable';
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds = 5) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }
 
 interface Job {
   request: Omit<ParseRequest, 'type' | 'id'>;
   resolve: (outcome: ParseOutcome) => void;
   reject: (error: Error) => void;
+  /** 1, or 2 once retried after a child died of something other than the file. */
+  attempt: number;
 }
 
 interface Worker {
@@ -49,14 +64,14 @@ interface Worker {
   state: 'starting' | 'idle' | 'busy' | 'stopping';
   startedAt: number;
   jobs: number;
-  job?: Job & { id: number; timer: NodeJS.Timeout };
+  job?: Job & { id: number; timer: NodeJS.Timeout; settled: Promise<void> };
   stopCause?: WorkerStopCause;
   stderr: string;
   exited: Promise<void>;
 }
 
-const WORKER_PATH = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
 const STDERR_TAIL = 4096;
+const EXTERNAL_SIGNALS = new Set<string>(['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT']);
 const MAX_START_FAILURES = 3;
 const STARTUP_TIMEOUT_MS = 30_000;
 const OUT_OF_MEMORY = /out of memory|allocation failed|bad_alloc|cannot allocate memory/i;
@@ -76,6 +91,7 @@ export class ParserPool {
   // Children and their pipes are unref'd so an idle pool never keeps the process alive; this
   // timer holds it open only while a check is queued or running.
   #keepAlive: NodeJS.Timeout | undefined;
+  readonly #probes = new Map<number, (report: SandboxReport) => void>();
 
   constructor(options: ParserPoolOptions) {
     this.#options = options;
@@ -89,7 +105,7 @@ export class ParserPool {
   run(request: Job['request']): Promise<ParseOutcome> {
     if (this.#closed) return Promise.reject(new ParserPoolUnavailable('the CV checker is closed'));
     return new Promise<ParseOutcome>((resolve, reject) => {
-      this.#queue.push({ request, resolve, reject });
+      this.#queue.push({ request, resolve, reject, attempt: 1 });
       this.#holdOpen();
       if (this.#startFailures >= MAX_START_FAILURES) this.#startFailures = 0;
       this.#fill();
@@ -97,24 +113,43 @@ export class ParserPool {
     });
   }
 
+  /**
+   * Refuses new checks and what still waits, lets the PDFs being parsed finish (each is bounded
+   * by its deadline), then stops the children: the last step of a shutdown.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#warmUp);
     for (const job of this.#queue.splice(0)) {
       job.reject(new ParserPoolUnavailable('the CV checker is closed'));
     }
+    const running = [...this.#workers].flatMap((w) => (w.job ? [w.job.settled] : []));
+    await Promise.all(running);
     const exits: Promise<void>[] = [];
     for (const worker of this.#workers) {
-      if (worker.job) {
-        clearTimeout(worker.job.timer);
-        worker.job.reject(new ParserPoolUnavailable('the CV checker is closed'));
-        worker.job = undefined;
-      }
       this.#stop(worker, 'closed');
       exits.push(worker.exited);
     }
     this.#releaseIfIdle();
     await Promise.all(exits);
+  }
+
+  /** Tests only: what a warm child's sandbox lets it do (see SandboxProbe). */
+  async probeSandbox(path: string): Promise<SandboxReport> {
+    this.#fill();
+    const deadline = performance.now() + STARTUP_TIMEOUT_MS;
+    for (;;) {
+      const worker = [...this.#workers].find((w) => w.state === 'idle');
+      if (worker) {
+        const id = this.#nextId++;
+        return new Promise<SandboxReport>((resolve) => {
+          this.#probes.set(id, resolve);
+          worker.child.send({ type: 'probe', id, path } satisfies SandboxProbe);
+        });
+      }
+      if (performance.now() > deadline || this.#closed) throw new ParserPoolUnavailable('no parser child');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   #holdOpen(): void {
@@ -142,10 +177,28 @@ export class ParserPool {
       const id = this.#nextId++;
       const timer = setTimeout(() => this.#timeout(worker, id), this.#options.timeoutMs);
       worker.state = 'busy';
-      worker.job = { ...job, id, timer };
+      let settle!: () => void;
+      const settled = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      worker.job = {
+        ...job,
+        resolve: (outcome) => {
+          settle();
+          job.resolve(outcome);
+        },
+        reject: (error) => {
+          settle();
+          job.reject(error);
+        },
+        id,
+        timer,
+        settled,
+      };
       const message: ParseRequest = { type: 'parse', id, ...job.request };
+      this.#options.onEvent?.({ type: 'parse_started', pid: worker.pid, attempt: job.attempt });
       worker.child.send(message, (error) => {
-        if (error) this.#stop(worker, 'crash');
+        if (error) this.#stop(worker, 'ipc_broken');
       });
     }
   }
@@ -178,12 +231,14 @@ export class ParserPool {
     if (this.#closed) return;
     const { command, args } = launcher.command(
       process.execPath,
-      [`--max-old-space-size=${this.#options.heapLimitMb}`, WORKER_PATH],
+      childNodeArgs(this.#options.heapLimitMb),
       this.#options.memoryLimitMb,
     );
     const child = spawn(command, args, {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
+      // Its own process group: a signal to the service's group does not reach it (see top).
+      detached: true,
       // A clean environment: the child needs no secrets, and must not pick up NODE_OPTIONS or a
       // test runner's context. Fewer malloc arenas keep the address space small under RLIMIT_AS.
       env: { MALLOC_ARENA_MAX: '2', LANG: 'C.UTF-8' },
@@ -213,7 +268,10 @@ export class ParserPool {
       // A failed spawn shows as a missing pid (handled below); a failed kill changes nothing.
     });
     child.on('message', (message: WorkerMessage) => this.#onMessage(worker, message));
-    child.on('exit', () => {
+    // 'close', not 'exit': by then stderr is read to the end, so an out-of-memory message is seen.
+    child.on('close', (_code, signal) => {
+      // A signal the pool did not send: someone else killed it (an operator, the OOM killer).
+      if (!worker.stopCause && signal && EXTERNAL_SIGNALS.has(signal)) worker.stopCause = 'killed';
       resolveExit();
       this.#onExit(worker);
     });
@@ -245,6 +303,11 @@ export class ParserPool {
       this.#dispatch();
       return;
     }
+    if (message.type === 'probe') {
+      this.#probes.get(message.id)?.(message);
+      this.#probes.delete(message.id);
+      return;
+    }
     if (message.type === 'result' && worker.job?.id === message.id) {
       this.#finish(worker, message.outcome);
       worker.jobs++;
@@ -269,6 +332,31 @@ export class ParserPool {
     worker.child.kill('SIGKILL');
   }
 
+  /**
+   * The child died holding a PDF. Only the deadline and memory are the file's doing; any other
+   * death is retried once on a fresh child. A second unexplained crash is the file's (it crashed
+   * two fresh children); a second kill or broken channel is ours: ParserPoolUnavailable.
+   */
+  #orphaned(worker: Worker, cause: WorkerStopCause): void {
+    const job = worker.job!;
+    if (cause === 'timeout' || cause === 'out_of_memory') {
+      this.#finish(worker, { ok: false, reason: 'corrupt', error: `worker ${cause}` });
+      return;
+    }
+    clearTimeout(job.timer);
+    worker.job = undefined;
+    if (this.#closed) {
+      job.reject(new ParserPoolUnavailable('the CV checker is closed'));
+    } else if (job.attempt < 2) {
+      this.#options.onEvent?.({ type: 'parse_retried', cause });
+      this.#queue.unshift({ request: job.request, resolve: job.resolve, reject: job.reject, attempt: 2 });
+    } else if (cause === 'crash') {
+      job.resolve({ ok: false, reason: 'corrupt', error: 'worker crashed twice' });
+    } else {
+      job.reject(new ParserPoolUnavailable(`the PDF parser child stopped (${cause})`));
+    }
+  }
+
   #onExit(worker: Worker): void {
     if (!this.#workers.delete(worker)) return;
     const wasStarting = worker.state === 'starting' || worker.stopCause === 'startup_failed';
@@ -282,7 +370,7 @@ export class ParserPool {
       cause,
       ...(worker.stderr ? { stderr: worker.stderr } : {}),
     });
-    if (worker.job) this.#finish(worker, { ok: false, reason: 'corrupt', error: `worker ${cause}` });
+    if (worker.job) this.#orphaned(worker, cause);
     if (this.#closed) return;
 
     if (wasStarting) {
@@ -299,57 +387,5 @@ export class ParserPool {
     this.#fill();
     this.#dispatch();
     this.#releaseIfIdle();
-  }
-}
-
-interface Launcher {
-  method: MemoryLimitMethod;
-  command(node: string, nodeArgs: string[], memoryLimitMb: number): { command: string; args: string[] };
-}
-
-// prlimit(1) sets RLIMIT_AS and execs node in place, so the pid and the IPC channel are node's
-// own. Where it is missing, a POSIX shell's `ulimit -v` does the same. Elsewhere (macOS, Windows)
-// only the heap limit and the deadline apply.
-async function findLauncher(memoryLimitMb: number): Promise<Launcher> {
-  if (process.platform === 'linux' && memoryLimitMb > 0) {
-    const prlimit = await firstExecutable(PRLIMIT_PATHS);
-    if (prlimit) {
-      return {
-        method: 'prlimit',
-        command: (node, nodeArgs, mb) => ({
-          command: prlimit,
-          args: [`--as=${mb * 1024 * 1024}`, '--', node, ...nodeArgs],
-        }),
-      };
-    }
-    if (await firstExecutable(['/bin/sh'])) {
-      return {
-        method: 'ulimit',
-        command: (node, nodeArgs, mb) => ({
-          command: '/bin/sh',
-          args: ['-c', 'ulimit -v "$0" && exec "$@"', String(mb * 1024), node, ...nodeArgs],
-        }),
-      };
-    }
-  }
-  return { method: 'none', command: (node, nodeArgs) => ({ command: node, args: nodeArgs }) };
-}
-
-// util-linux's install locations; PATH is not consulted, so the environment cannot swap the tool.
-const PRLIMIT_PATHS = ['/usr/bin/prlimit', '/bin/prlimit', '/usr/local/bin/prlimit'];
-
-async function firstExecutable(paths: string[]): Promise<string | undefined> {
-  for (const path of paths) {
-    if (await executable(path)) return path;
-  }
-  return undefined;
-}
-
-async function executable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,15 +1,35 @@
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
+import { scrubPersonalData } from '../lib/scrub.ts';
 
 /**
  * The logged request: claim-link tokens and upload signatures are secrets carried in URLs, so the
- * logged URL keeps the route's shape and drops them. Neither the address nor the headers are kept.
+ * logged URL keeps the route's shape and drops them. Console query strings carry what an operator
+ * searches by (a recipient's address, a name): their values are dropped, their names kept. Neither
+ * the address nor the headers are kept.
  */
 export function serializeRequest(req: { method: string; url: string }): { method: string; url: string } {
-  const url = req.url
+  let url = req.url
     .replace(/^\/cv\/[^/?]+/, '/cv/[token]')
     .replace(/^(\/uploads\/[^?]+)\?.*$/, '$1?[signature]');
+  const query = url.indexOf('?');
+  if (query !== -1 && url.startsWith('/console')) {
+    const names = url
+      .slice(query + 1)
+      .split('&')
+      .filter(Boolean)
+      .map((pair) => `${pair.split('=', 1)[0]!.slice(0, 100)}=[redacted]`);
+    url = `${url.slice(0, query)}?${names.join('&')}`;
+  }
   return { method: req.method, url };
+}
+
+/**
+ * Every log line passes through scrubPersonalData on its way out, whatever wrote it (an error's
+ * message or stack, an SMTP reply, a URL): one bounded pass per line that holds an `@`.
+ */
+export function scrubbing(stream: pino.DestinationStream): pino.DestinationStream {
+  return { write: (line: string) => stream.write(scrubPersonalData(line)) };
 }
 
 let stdout: (pino.DestinationStream & { flushSync(): void }) | null = null;
@@ -35,8 +55,12 @@ function asyncStdout() {
   return stdout;
 }
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, serializers: { req: serializeRequest }, stream: asyncStdout() };
+/** The service's logger; `stream` (standard output by default) receives the scrubbed lines. */
+export function loggerOptions(
+  level: string,
+  stream?: pino.DestinationStream,
+): FastifyServerOptions['logger'] {
+  return { level, serializers: { req: serializeRequest }, stream: scrubbing(stream ?? asyncStdout()) };
 }
 
 const unlogged = new WeakSet<FastifyRequest>();

@@ -108,6 +108,26 @@ function errorBodyName(schema: Json, fallback: string): string {
   return fallback;
 }
 
+/** Webhook operations get an id (`jobPublishedWebhook`) and the `webhooks` tag, for generators. */
+function nameWebhooks(document: OpenApiDocument): void {
+  const webhooks = document.webhooks as Record<string, Record<string, Operation>> | undefined;
+  if (!webhooks || Object.keys(webhooks).length === 0) return;
+  for (const [event, methods] of Object.entries(webhooks)) {
+    for (const operation of Object.values(methods)) {
+      const words = event.split(/[._]/).map((word, i) => (i === 0 ? word : pascal(word)));
+      operation.operationId ??= `${words.join('')}Webhook`;
+      operation.tags ??= ['webhooks'];
+    }
+  }
+  const tags = (document.tags as { name: string }[] | undefined) ?? [];
+  if (!tags.some((tag) => tag.name === 'webhooks')) {
+    document.tags = [
+      ...tags,
+      { name: 'webhooks', description: 'What the service POSTs to an endpoint subscribed to events' },
+    ];
+  }
+}
+
 export function refineDocument<T extends object>(input: T, contact: Json): T {
   const document = structuredClone(input) as OpenApiDocument;
   document.info = { ...document.info, contact };
@@ -118,6 +138,7 @@ export function refineDocument<T extends object>(input: T, contact: Json): T {
   components.headers = { ...(components.headers ?? {}), ...RESPONSE_HEADERS };
   const name = namer(schemas);
 
+  nameWebhooks(document);
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
       const op = pascal(operation.operationId ?? 'operation');

@@ -10,6 +10,7 @@ import {
   errorSchemas,
 } from '../contract/errors.ts';
 import { AuthoredJob, Job } from '../contract/job.ts';
+import { Text } from '../contract/text.ts';
 import { EVENT_SCHEMAS, Event, eventWebhooks } from '../contract/events.ts';
 import { refineDocument } from './openapi-document.ts';
 
@@ -78,7 +79,7 @@ const BODY_ERRORS = new Set<ErrorCode>(['payload_too_large', 'unsupported_media_
 
 interface RouteFacts {
   method: string | string[];
-  config?: { idempotency?: 'optional' | 'required' };
+  config?: { idempotency?: 'optional' | 'required'; rateLimited?: boolean };
 }
 
 /**
@@ -99,15 +100,16 @@ function forDocument<T extends object>(schema: T, route: RouteFacts): T {
     'x-error-codes': codes,
     response: { ...response, ...documentedErrors(codes) },
   };
-  if (codes.includes('rate_limited')) documented['x-rate-limited'] = true;
+  // Every route may answer rate_limited (the per-address limit on bad credentials); only those under
+  // the per-key limit send the X-RateLimit headers.
+  if (route.config?.rateLimited !== false) documented['x-rate-limited'] = true;
   if (body && (body as { '~optional'?: boolean })['~optional'] === true) documented['x-body-optional'] = true;
   if (route.config?.idempotency === 'required' && headers) {
     documented.headers = Type.Object(
       Object.fromEntries(
         Object.entries(headers.properties).map(([name, property]) => [
           name,
-          // Required here; the property keeps its own rules (length, the NUL/surrogate pattern).
-          name === 'idempotency-key' ? Type.Unsafe({ ...(property as object) }) : property,
+          name === 'idempotency-key' ? Text({ minLength: 1, maxLength: 255 }) : property,
         ]),
       ),
     );

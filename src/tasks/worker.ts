@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Db } from '../db/connect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken } from '../lib/ids.ts';
+import { scrubPersonalData } from '../lib/scrub.ts';
 import type { TaskName, TaskPayloads } from './queue.ts';
 import { type TaskRow, taskRepository } from './task-repository.ts';
 
@@ -52,7 +53,8 @@ export function createWorker(options: WorkerOptions) {
         log.warn({ taskId: task.id, task: task.name }, 'task lease lost before completion');
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // Kept as the task's last error and shown in the console: no recipient's address in it.
+      const message = scrubPersonalData(error instanceof Error ? error.message : String(error));
       const last = task.attempts >= task.max_attempts;
       const now = clock.now();
       await taskRepository
@@ -65,7 +67,8 @@ export function createWorker(options: WorkerOptions) {
           last ? null : new Date(now.getTime() + backoffMs(task.attempts)),
         )
         .catch((err: unknown) => log.error({ err, taskId: task.id }, 'could not record task failure'));
-      (last ? log.error : log.warn)(
+      // Called on the logger, not detached from it: pino's methods need their `this`.
+      log[last ? 'error' : 'warn'](
         { taskId: task.id, task: task.name, attempt: task.attempts, err: message },
         last ? 'task dead-lettered' : 'task failed; will retry',
       );

@@ -15,3 +15,4 @@ export {
   retryAfterSeconds,
 } from './errors.ts';
 export type * from './schema.ts';
+export { verifyWebhook, type WebhookEvent, WebhookVerificationError } from './webhooks.ts';

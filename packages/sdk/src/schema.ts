@@ -212,13 +212,274 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed: events oldest first, from a cursor
+         * @description Scope `jobs:read`, `applications:write` or `screening` (each opens its own event types: job.*; application.* and candidate.*; match.* and screening.*)`. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{jobId}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a managed role's candidate matches, best first
+         * @description Scope `screening`. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.
+         */
+        get: operations["listMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job was published (or published again).
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["jobPublishedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A live job changed: words edited or staged words promoted, expiresAt or maxMatches changed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["jobUpdatedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job was closed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["jobClosedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job reached its expiresAt. Expiry writes nothing to the job (updatedAt does not move).
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["jobExpiredEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application was received.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["applicationReceivedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.cv_status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application's virtual CV moved: staged, claimed, deleted or failed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["applicationCvStatusChangedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application was withdrawn (e.g. unreadable CV).
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["applicationWithdrawnEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.cv_status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An imported candidate's virtual CV moved: staged, claimed, deleted or failed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["candidateCvStatusChangedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "match.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A candidate match was generated for a managed ad.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["matchCreatedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "screening.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A candidate was invited to a screening.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["screeningInvitedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "screening.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A screening was completed.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["screeningCompletedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
          * BadRequestError
-         * @description 400 `bad_request`: A malformed query parameter, path parameter or body; a missing Idempotency-Key where required; a forbidden field in a job write.
+         * @description 400 `bad_request`: A malformed query parameter, path parameter or body; a missing Idempotency-Key where required; a forbidden field in a job write; a string holding a NUL character or an unpaired UTF-16 surrogate; a JSON body nested deeper than 32 levels; a path that does not percent-decode to UTF-8, or a path parameter over 200 characters.
          * @example {
          *       "code": "bad_request",
          *       "message": "salary.min must not exceed salary.max.",
@@ -412,7 +673,10 @@ export interface components {
          *     }
          */
         ManagedAdLockedError: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             code: "managed_ad_locked";
             /** @description What went wrong, for a developer. */
             message: string;
@@ -500,7 +764,7 @@ export interface components {
         };
         /**
          * UnsupportedMediaTypeError
-         * @description 415 `unsupported_media_type`: A body that is not JSON.
+         * @description 415 `unsupported_media_type`: A body that is not JSON, or a compressed one (any Content-Encoding but identity).
          * @example {
          *       "code": "unsupported_media_type",
          *       "message": "Send the body as JSON with Content-Type: application/json.",
@@ -612,7 +876,7 @@ export interface components {
         };
         /**
          * RateLimitedError
-         * @description 429 `rate_limited`: The key's per-minute limit, or the job's own daily allowance of applications.
+         * @description 429 `rate_limited`: The key's per-minute limit, the job's own daily allowance of applications, or too many requests without a valid credential from one address (on every route).
          * @example {
          *       "code": "rate_limited",
          *       "message": "This key is limited to 120 requests a minute; retry after 12 seconds.",
@@ -667,7 +931,10 @@ export interface components {
          *     }
          */
         UnsolicitedContactLimitError: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             code: "unsolicited_contact_limit";
             /** @description What went wrong, for a developer. */
             message: string;
@@ -853,6 +1120,189 @@ export interface components {
             /** @enum {string} */
             status: "draft" | "published" | "closed" | "expired";
         };
+        /** @description A job was published (or published again). */
+        JobPublishedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "job.published";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                jobId: string;
+                /**
+                 * @description The job status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "closed" | "expired";
+            };
+        };
+        /** @description A live job changed: words edited or staged words promoted, expiresAt or maxMatches changed. */
+        JobUpdatedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "job.updated";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                jobId: string;
+                /**
+                 * @description The job status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "closed" | "expired";
+            };
+        };
+        /** @description A job was closed. */
+        JobClosedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "job.closed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                jobId: string;
+                /**
+                 * @description The job status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "closed" | "expired";
+            };
+        };
+        /** @description A job reached its expiresAt. Expiry writes nothing to the job (updatedAt does not move). */
+        JobExpiredEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "job.expired";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                jobId: string;
+                /**
+                 * @description The job status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "closed" | "expired";
+            };
+        };
+        /** @description An application was received. */
+        ApplicationReceivedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "application.received";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                applicationId: string;
+                jobId: string;
+                /** @enum {string} */
+                status: "received" | "withdrawn";
+                /** @enum {string} */
+                cvStatus: "processing" | "staged" | "claimed" | "deleted" | "failed";
+            };
+        };
+        /** @description An application's virtual CV moved: staged, claimed, deleted or failed. */
+        ApplicationCvStatusChangedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "application.cv_status_changed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                applicationId: string;
+                jobId: string;
+                /** @enum {string} */
+                status: "received" | "withdrawn";
+                /** @enum {string} */
+                cvStatus: "processing" | "staged" | "claimed" | "deleted" | "failed";
+            };
+        };
+        /** @description An application was withdrawn (e.g. unreadable CV). */
+        ApplicationWithdrawnEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "application.withdrawn";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                applicationId: string;
+                jobId: string;
+                /** @enum {string} */
+                status: "received" | "withdrawn";
+                /** @enum {string} */
+                cvStatus: "processing" | "staged" | "claimed" | "deleted" | "failed";
+            };
+        };
+        /** @description An imported candidate's virtual CV moved: staged, claimed, deleted or failed. */
+        CandidateCvStatusChangedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "candidate.cv_status_changed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                candidateId: string;
+                /** @description The import outcome: queued, existing_account, suppressed or rejected. */
+                status: string;
+                /** @enum {string} */
+                cvStatus: "none" | "processing" | "staged" | "claimed" | "deleted" | "failed";
+            };
+        };
+        /** @description A candidate match was generated for a managed ad. */
+        MatchCreatedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "match.created";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                matchId: string;
+                jobId: string;
+                candidateId: string;
+            };
+        };
+        /** @description A candidate was invited to a screening. */
+        ScreeningInvitedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "screening.invited";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                screeningId: string;
+                jobId: string;
+                candidateId: string;
+                /** @enum {string} */
+                status: "invited" | "completed" | "cancelled";
+            };
+        };
+        /** @description A screening was completed. */
+        ScreeningCompletedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "screening.completed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                screeningId: string;
+                jobId: string;
+                candidateId: string;
+                /** @enum {string} */
+                status: "invited" | "completed" | "cancelled";
+            };
+        };
+        /** @description An event; `type` tells the shape of `data`. */
+        Event: components["schemas"]["JobPublishedEvent"] | components["schemas"]["JobUpdatedEvent"] | components["schemas"]["JobClosedEvent"] | components["schemas"]["JobExpiredEvent"] | components["schemas"]["ApplicationReceivedEvent"] | components["schemas"]["ApplicationCvStatusChangedEvent"] | components["schemas"]["ApplicationWithdrawnEvent"] | components["schemas"]["CandidateCvStatusChangedEvent"] | components["schemas"]["MatchCreatedEvent"] | components["schemas"]["ScreeningInvitedEvent"] | components["schemas"]["ScreeningCompletedEvent"];
         ListJobsResponse: {
             jobs: components["schemas"]["Job"][];
             /** @description Opaque; null when there is no more. */
@@ -887,7 +1337,7 @@ export interface components {
             title: string;
             /** @enum {string} */
             category?: "engineering" | "data" | "product" | "design" | "marketing" | "sales" | "customer_success" | "operations" | "finance" | "hr_people" | "legal" | "healthcare" | "education" | "hospitality" | "retail" | "logistics" | "construction_trades" | "manufacturing" | "admin_support" | "other";
-            /** @description Rich text HTML; plain text accepted. */
+            /** @description Rich text HTML; plain text accepted. Sanitised on write to the hosted page allow-list (p, br, ul, ol, li, strong, b, em, i, u, h2-h4, blockquote, a with http/https/mailto links): scripts, event handlers, styles, images and iframes are removed, so the stored and returned value is safe to render. */
             description?: string;
             responsibilities?: string[];
             skills?: {
@@ -949,7 +1399,7 @@ export interface components {
             title?: string;
             /** @enum {string} */
             category?: "engineering" | "data" | "product" | "design" | "marketing" | "sales" | "customer_success" | "operations" | "finance" | "hr_people" | "legal" | "healthcare" | "education" | "hospitality" | "retail" | "logistics" | "construction_trades" | "manufacturing" | "admin_support" | "other";
-            /** @description Rich text HTML; plain text accepted. */
+            /** @description Rich text HTML; plain text accepted. Sanitised on write to the hosted page allow-list (p, br, ul, ol, li, strong, b, em, i, u, h2-h4, blockquote, a with http/https/mailto links): scripts, event handlers, styles, images and iframes are removed, so the stored and returned value is safe to render. */
             description?: string;
             responsibilities?: string[];
             skills?: {
@@ -990,9 +1440,9 @@ export interface components {
             job: components["schemas"]["AuthoredJob"];
             pendingRevision: boolean;
         };
-        /** @description Error: `managed_ad_locked`. */
-        ManagedAdLockedErrorBody: {
-            error: components["schemas"]["ManagedAdLockedError"];
+        /** @description Error: `conflict`, `managed_ad_locked`. */
+        EditJob409ErrorBody: {
+            error: components["schemas"]["ConflictError"] | components["schemas"]["ManagedAdLockedError"];
         };
         PublishJobRequest: {
             /** @description 30, 60 or 90 days from now; null (default): live until closed by hand. */
@@ -1023,7 +1473,7 @@ export interface components {
             text: string;
         };
         CreateUploadRequest: {
-            /** @description The file's exact size in bytes. */
+            /** @description The file's exact size in bytes; at most the service's CV_MAX_BYTES (10 MiB by default), larger is 400 naming `bytes`. Bytes of uploads neither used nor expired are capped per account (429 `rate_limited`). */
             bytes: number;
             fileName?: string;
         };
@@ -1057,9 +1507,12 @@ export interface components {
             consent: {
                 consentTextId: string;
                 version: string;
-                /** @enum {string} */
-                locale?: "en" | "es" | "fr" | "pt";
-                /** @description ISO 8601, or epoch milliseconds; not more than five minutes ahead of the service clock. */
+                /**
+                 * @description en, es, fr or pt (default en). Any other value names words never handed out: 422 consent_invalid.
+                 * @example en
+                 */
+                locale?: string;
+                /** @description ISO 8601 date-time with a zone (Z or an offset), or whole epoch milliseconds; not more than five minutes ahead of the service clock, not before the version was first handed out. Anything else: 422 consent_invalid naming consent.acceptedAt. */
                 acceptedAt: string | number;
                 ip: string;
                 userAgent: string;
@@ -1157,11 +1610,14 @@ export interface components {
             status: "queued" | "existing_account" | "suppressed" | "already_imported" | "rejected";
             /** @enum {string} */
             cvStatus: "processing" | "none";
-            /** @description Present on rejected. */
+            /** @description Present on rejected: the same candidate-facing fields as cv_rejected. */
             rejection?: {
                 /** @enum {string} */
                 reason: "not_a_cv";
+                /** @description What is wrong, written to be shown to the person, in the import locale. */
                 detail: string;
+                /** @description What to send instead, written to be shown to the person. */
+                fix: string;
             };
         };
         /** @description Error: `bad_request`, `upload_invalid`. */
@@ -1228,9 +1684,34 @@ export interface components {
         TriggerScreening409ErrorBody: {
             error: components["schemas"]["ConflictError"] | components["schemas"]["AdNotManagedError"] | components["schemas"]["PriceUnavailableError"];
         };
-        /** @description Error: `unsolicited_contact_limit`. */
-        UnsolicitedContactLimitErrorBody: {
-            error: components["schemas"]["UnsolicitedContactLimitError"];
+        /** @description Error: `rate_limited`, `unsolicited_contact_limit`. */
+        TriggerScreening429ErrorBody: {
+            error: components["schemas"]["RateLimitedError"] | components["schemas"]["UnsolicitedContactLimitError"];
+        };
+        ListEventsResponse: {
+            events: components["schemas"]["Event"][];
+            /** @description Never null: at the end of the feed it is the cursor to poll again from later. */
+            nextCursor: string;
+        };
+        ListMatchesResponse: {
+            matches: {
+                matchId: string;
+                jobId: string;
+                /** @description The person in the pool: screen them with POST /v1/jobs/{jobId}/candidates/{candidateId}/screening. */
+                candidateId: string;
+                /** @description Relevance between 0 and 1; matches are listed best first. */
+                score: number;
+                /** @description What drove the score, in words a recruiter reads: `required skill: PostgreSQL`, `title: Backend Engineer`, `location: Melbourne`, `missing required skill: Kubernetes`. */
+                reasons: string[];
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+            /** @description Opaque; null when there is no more. */
+            nextCursor: string | null;
+        };
+        /** @description Error: `ad_not_managed`. */
+        AdNotManagedErrorBody: {
+            error: components["schemas"]["AdNotManagedError"];
         };
     };
     responses: never;
@@ -1276,6 +1757,18 @@ export type InternalError = components['schemas']['InternalError'];
 export type UnavailableError = components['schemas']['UnavailableError'];
 export type Job = components['schemas']['Job'];
 export type AuthoredJob = components['schemas']['AuthoredJob'];
+export type JobPublishedEvent = components['schemas']['JobPublishedEvent'];
+export type JobUpdatedEvent = components['schemas']['JobUpdatedEvent'];
+export type JobClosedEvent = components['schemas']['JobClosedEvent'];
+export type JobExpiredEvent = components['schemas']['JobExpiredEvent'];
+export type ApplicationReceivedEvent = components['schemas']['ApplicationReceivedEvent'];
+export type ApplicationCvStatusChangedEvent = components['schemas']['ApplicationCvStatusChangedEvent'];
+export type ApplicationWithdrawnEvent = components['schemas']['ApplicationWithdrawnEvent'];
+export type CandidateCvStatusChangedEvent = components['schemas']['CandidateCvStatusChangedEvent'];
+export type MatchCreatedEvent = components['schemas']['MatchCreatedEvent'];
+export type ScreeningInvitedEvent = components['schemas']['ScreeningInvitedEvent'];
+export type ScreeningCompletedEvent = components['schemas']['ScreeningCompletedEvent'];
+export type Event = components['schemas']['Event'];
 export type ListJobsResponse = components['schemas']['ListJobsResponse'];
 export type BadRequestErrorBody = components['schemas']['BadRequestErrorBody'];
 export type UnauthorizedErrorBody = components['schemas']['UnauthorizedErrorBody'];
@@ -1292,7 +1785,7 @@ export type GetJobResponse = components['schemas']['GetJobResponse'];
 export type NotFoundErrorBody = components['schemas']['NotFoundErrorBody'];
 export type EditJobRequest = components['schemas']['EditJobRequest'];
 export type EditJobResponse = components['schemas']['EditJobResponse'];
-export type ManagedAdLockedErrorBody = components['schemas']['ManagedAdLockedErrorBody'];
+export type EditJob409ErrorBody = components['schemas']['EditJob409ErrorBody'];
 export type PublishJobRequest = components['schemas']['PublishJobRequest'];
 export type PublishJobResponse = components['schemas']['PublishJobResponse'];
 export type PublishJob409ErrorBody = components['schemas']['PublishJob409ErrorBody'];
@@ -1318,7 +1811,10 @@ export type TriggerScreeningRequest = components['schemas']['TriggerScreeningReq
 export type TriggerScreeningResponse = components['schemas']['TriggerScreeningResponse'];
 export type OverageCapReachedErrorBody = components['schemas']['OverageCapReachedErrorBody'];
 export type TriggerScreening409ErrorBody = components['schemas']['TriggerScreening409ErrorBody'];
-export type UnsolicitedContactLimitErrorBody = components['schemas']['UnsolicitedContactLimitErrorBody'];
+export type TriggerScreening429ErrorBody = components['schemas']['TriggerScreening429ErrorBody'];
+export type ListEventsResponse = components['schemas']['ListEventsResponse'];
+export type ListMatchesResponse = components['schemas']['ListMatchesResponse'];
+export type AdNotManagedErrorBody = components['schemas']['AdNotManagedErrorBody'];
 export type HeaderXRequestId = components['headers']['XRequestId'];
 export type HeaderXRateLimitLimit = components['headers']['XRateLimitLimit'];
 export type HeaderXRateLimitRemaining = components['headers']['XRateLimitRemaining'];
@@ -1835,7 +2331,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundErrorBody"];
                 };
             };
-            /** @description Error: `managed_ad_locked`. */
+            /** @description Error: `conflict`, `managed_ad_locked`. */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1845,7 +2341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ManagedAdLockedErrorBody"];
+                    "application/json": components["schemas"]["EditJob409ErrorBody"];
                 };
             };
             /** @description Error: `payload_too_large`. */
@@ -3195,7 +3691,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeErrorBody"];
                 };
             };
-            /** @description Error: `unsolicited_contact_limit`. */
+            /** @description Error: `rate_limited`, `unsolicited_contact_limit`. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3204,7 +3700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsolicitedContactLimitErrorBody"];
+                    "application/json": components["schemas"]["TriggerScreening429ErrorBody"];
                 };
             };
             /** @description Error: `header_too_large`. */
@@ -3226,6 +3722,574 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InternalErrorBody"];
                 };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description A nextCursor from an earlier page; absent: from the oldest. */
+                after?: string;
+                /** @description Comma-separated event types: job.published, job.updated, job.closed, job.expired, application.received, application.cv_status_changed, application.withdrawn, candidate.cv_status_changed, match.created, screening.invited, screening.completed. */
+                types?: string;
+                /** @description Most items in one page (1–100, default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEventsResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorBody"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBody"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorBody"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedErrorBody"];
+                };
+            };
+            /** @description Error: `header_too_large`. */
+            431: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeaderTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `internal`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+        };
+    };
+    listMatches: {
+        parameters: {
+            query?: {
+                /** @description Most items in one page (1–100, default 50). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; leave out for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The job's id, as answered when it was created. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListMatchesResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorBody"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBody"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorBody"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorBody"];
+                };
+            };
+            /** @description Error: `ad_not_managed`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdNotManagedErrorBody"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedErrorBody"];
+                };
+            };
+            /** @description Error: `header_too_large`. */
+            431: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeaderTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `internal`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+        };
+    };
+    jobPublishedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobUpdatedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobClosedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobExpiredEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationReceivedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationReceivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationCvStatusChangedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationCvStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationWithdrawnEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationWithdrawnEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    candidateCvStatusChangedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CandidateCvStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    matchCreatedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    screeningInvitedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreeningInvitedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    screeningCompletedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreeningCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../contract/console-users.ts';
+import type { Account } from '../../contract/console.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
@@ -16,6 +17,39 @@ export interface AuditFact {
   action: string;
   target?: string | null;
   detail?: Record<string, unknown>;
+}
+
+/** What an account update changed, as the trail names it (address, addendum, cap, other fields). */
+export function accountChangeFacts(before: Account, after: Account): AuditFact[] {
+  const facts: AuditFact[] = [];
+  if (before.companyAddress !== after.companyAddress) {
+    facts.push({
+      action: 'account.address_changed',
+      detail: { before: before.companyAddress, after: after.companyAddress },
+    });
+  }
+  if (before.dpaAcceptedAt === null && after.dpaAcceptedAt !== null)
+    facts.push({ action: 'account.addendum_accepted' });
+  if (before.limits.monthlyOverageCapCents !== after.limits.monthlyOverageCapCents) {
+    facts.push({
+      action: 'account.cap_changed',
+      detail: {
+        beforeCents: before.limits.monthlyOverageCapCents,
+        afterCents: after.limits.monthlyOverageCapCents,
+      },
+    });
+  }
+  const others: Record<string, { before: unknown; after: unknown }> = {};
+  for (const field of ['name', 'companyName', 'logoUrl'] as const) {
+    if (before[field] !== after[field]) others[field] = { before: before[field], after: after[field] };
+  }
+  for (const [name, value] of Object.entries(after.limits) as [keyof Account['limits'], number][]) {
+    if (name !== 'monthlyOverageCapCents' && before.limits[name] !== value) {
+      others[`limits.${name}`] = { before: before.limits[name], after: value };
+    }
+  }
+  if (Object.keys(others).length > 0) facts.push({ action: 'account.updated', detail: others });
+  return facts;
 }
 
 function toEntry(row: AuditRow): AuditEntry {
@@ -54,10 +88,14 @@ export function createAuditService(deps: { db: Db; clock: Clock }) {
      * A seal that records the change in the service's own transaction: the change and its audit
      * entry commit or vanish together. `describe` reads the service's result.
      */
-    sealed<T>(accountId: string, actor: Actor, describe: (result: T) => AuditFact | null): Seal<T> {
+    sealed<T>(
+      accountId: string,
+      actor: Actor,
+      describe: (result: T) => AuditFact | AuditFact[] | null,
+    ): Seal<T> {
       return async (trx, result) => {
-        const fact = describe(result);
-        if (fact !== null) await record(trx, accountId, actor, fact);
+        const facts = describe(result);
+        for (const fact of facts === null ? [] : [facts].flat()) await record(trx, accountId, actor, fact);
       };
     },
 

@@ -1,3 +1,4 @@
+import { jobPagePath } from '../jobs/job-view.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.ts';
 import type { ClaimLinksTable } from '../../db/schema.ts';
@@ -194,6 +195,15 @@ export const cvRepository = {
       .values({ ...row, used_at: null })
       .onConflict((oc) => oc.columns(['subject_kind', 'subject_id']).doNothing())
       .execute();
+    // A link made under an earlier key (the key moved out of the database, or was replaced): the
+    // mail about to be sent carries the current key's token, so the row answers to it from now on.
+    await db
+      .updateTable('claim_links')
+      .set({ token_hash: row.token_hash })
+      .where('subject_kind', '=', row.subject_kind)
+      .where('subject_id', '=', row.subject_id)
+      .where('token_hash', '<>', row.token_hash)
+      .execute();
   },
 
   async link(db: Db, tokenHash: string, forUpdate = false): Promise<ClaimLinkRow | undefined> {
@@ -239,17 +249,26 @@ export const cvRepository = {
     db: Db,
     accountId: string,
     jobId: string | null,
-  ): Promise<{ company: string; role: string | null }> {
+    now: Date,
+  ): Promise<{ company: string; role: string | null; jobPath: string | null }> {
     const account = await db
       .selectFrom('accounts')
-      .select(['name', 'company_name'])
+      .select(['name', 'company_name', 'company_address'])
       .where('id', '=', accountId)
       .executeTakeFirstOrThrow();
     let role: string | null = null;
+    let jobPath: string | null = null;
     if (jobId) {
-      const job = await db.selectFrom('jobs').select('content').where('id', '=', jobId).executeTakeFirst();
+      const job = await db
+        .selectFrom('jobs')
+        .select(['content', 'status', 'slug', 'expires_at'])
+        .where('id', '=', jobId)
+        .executeTakeFirst();
       role = typeof job?.content.title === 'string' ? job.content.title : null;
+      const live = job?.status === 'published' && (job.expires_at === null || job.expires_at > now);
+      if (live && job.slug && account.company_address)
+        jobPath = jobPagePath(account.company_address, job.slug);
     }
-    return { company: account.company_name ?? account.name, role };
+    return { company: account.company_name ?? account.name, role, jobPath };
   },
 };

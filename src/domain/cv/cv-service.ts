@@ -9,13 +9,19 @@ import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
 import type { CvFileStore, CvInspector } from '../intake/ports.ts';
 import { type CvSubject, type SubjectKind, cvRepository } from './cv-repository.ts';
-import { serviceSecret } from './service-secret.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 
+/**
+ * Builds the virtual CV from the checked text; off the event loop in the service (a worker thread
+ * under a deadline, src/cv-builder/runner.ts). Rejects with an error named `CvBuildRefused` when
+ * the text itself cannot be built within the deadline or memory.
+ */
 export type VirtualCvBuilder = (
   pages: { width: number; height: number; items: unknown[] }[],
   prior: { name?: string; email?: string; locale?: ConsentLocale },
 ) => unknown;
+
+const isBuildRefused = (error: unknown) => (error as Error | null)?.name === 'CvBuildRefused';
 
 /** Matching's side of a CV's life (issue 19): a profile when built, nothing once erased. */
 export interface CvMatchPort {
@@ -34,6 +40,10 @@ export type LinkState =
       locale: ConsentLocale;
       company: string;
       role: string | null;
+      /** The role's page path (in English; the page swaps the language) while the role is live. */
+      jobPath: string | null;
+      /** Already claimed (or shared): the page shows it with the delete button only. */
+      claimed: boolean;
       cv: Record<string, unknown> | null;
     }
   | { kind: 'gone'; locale: ConsentLocale; why: 'used' | 'expired' }
@@ -53,6 +63,8 @@ export function createCvService(deps: {
   queue: TaskQueue;
   publicBaseUrl: string;
   stagedTtlSeconds: number;
+  /** The claim links' HMAC key, from outside the database. */
+  claimLinkKey: string;
   events: EventRecorder;
   matches?: CvMatchPort;
 }) {
@@ -83,10 +95,13 @@ export function createCvService(deps: {
   }
   const ttlMs = deps.stagedTtlSeconds * 1000;
 
-  /** Tokens are derived, not stored: a retried mail task rebuilds the same link it sent before. */
+  /**
+   * Tokens are derived, not stored (only their hash is): a retried mail task rebuilds the same link
+   * it sent before. The key lives outside the database (CLAIM_LINK_KEY or DATA_DIR/claim-link-key),
+   * so a copy of the database alone cannot make a link.
+   */
   async function tokenFor(kind: SubjectKind, id: string): Promise<string> {
-    const secret = await serviceSecret(db, 'claim-link', clock.now());
-    return createHmac('sha256', secret).update(`claim:${kind}:${id}`).digest('base64url');
+    return createHmac('sha256', deps.claimLinkKey).update(`claim:${kind}:${id}`).digest('base64url');
   }
 
   async function linkFor(subject: CvSubject, expiresAt: Date): Promise<string> {
@@ -118,34 +133,45 @@ export function createCvService(deps: {
 
   return {
     /** Task: processing → staged (virtual CV built, claim mail queued), or → failed when unreadable. */
-    async buildCv(kind: SubjectKind, id: string): Promise<void> {
+    async buildCv(kind: SubjectKind, id: string, attempt: { last: boolean } = { last: true }): Promise<void> {
       const subject = await cvRepository.subject(db, kind, id);
       if (!subject || subject.cvStatus !== 'processing') return;
       const verdict = subject.blobKey
         ? await files
-            .withLocalFile(subject.blobKey, (path) => inspector.check(path))
+            .withLocalFile(subject.blobKey, (path) =>
+              inspector.check(path, { lane: 'task', key: subject.accountId }),
+            )
             .catch((error: unknown) => {
               if ((error as Error).name === 'BlobNotFoundError') return null;
               throw error;
             })
         : null;
-      const now = clock.now();
-      if (verdict === null || !verdict.ok) {
+      const unreadable = async () => {
         const failed = await db.transaction().execute(async (trx) => {
-          if (!(await cvRepository.markUnreadable(trx, kind, id, now))) return false;
+          if (!(await cvRepository.markUnreadable(trx, kind, id, clock.now()))) return false;
           await cvMoved(trx, subject, 'failed', kind === 'application');
           return true;
         });
         if (failed) {
           if (subject.blobKey) await files.delete(subject.blobKey);
         }
-        return;
+      };
+      if (verdict === null || !verdict.ok) return unreadable();
+      let document: unknown;
+      try {
+        document = await deps.build(verdict.text as never, {
+          ...(subject.name ? { name: subject.name } : {}),
+          ...(subject.email ? { email: subject.email } : {}),
+          locale: localeOf(subject.locale),
+        });
+      } catch (error) {
+        // A build past its deadline is retried like any failed task (the machine may have been
+        // busy); on the task's last attempt the PDF counts as unreadable, so the application
+        // leaves `processing` (spec: processing → failed) instead of staying there for ever.
+        if (isBuildRefused(error) && attempt.last) return unreadable();
+        throw error;
       }
-      const document = deps.build(verdict.text as never, {
-        ...(subject.name ? { name: subject.name } : {}),
-        ...(subject.email ? { email: subject.email } : {}),
-        locale: localeOf(subject.locale),
-      });
+      const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await cvRepository.insertVirtualCv(trx, {
           id: newId('vcv', now),
@@ -175,7 +201,7 @@ export function createCvService(deps: {
       if (!subject || subject.cvStatus !== 'staged' || !subject.email || !subject.name) return;
       const expiresAt = new Date((subject.stagedAt ?? clock.now()).getTime() + ttlMs);
       const link = await linkFor(subject, expiresAt);
-      const context = await cvRepository.context(db, subject.accountId, subject.jobId);
+      const context = await cvRepository.context(db, subject.accountId, subject.jobId, clock.now());
       const locale = localeOf(subject.locale);
       const mail = claimMail({
         locale,
@@ -207,7 +233,7 @@ export function createCvService(deps: {
         return;
       const expiresAt = new Date(subject.createdAt.getTime() + ttlMs);
       const link = await linkFor(subject, expiresAt);
-      const context = await cvRepository.context(db, subject.accountId, null);
+      const context = await cvRepository.context(db, subject.accountId, null, clock.now());
       const locale = localeOf(subject.locale);
       const mail = accountNoticeMail({
         locale,
@@ -235,25 +261,27 @@ export function createCvService(deps: {
       if (link.used_at !== null) return { kind: 'gone', locale, why: 'used' };
       if (link.expires_at.getTime() <= clock.now().getTime()) return { kind: 'gone', locale, why: 'expired' };
       const subject = await cvRepository.subject(db, link.subject_kind, link.subject_id);
+      // The link keeps working for its lifetime: before the claim, and after it (to see the claimed
+      // CV again or delete it). Only a delete uses it up.
       const actionable =
         subject &&
         (subject.cvStatus === 'staged' ||
+          subject.cvStatus === 'claimed' ||
           (subject.outcome === 'existing_account' && subject.cvStatus === 'none'));
       if (!actionable) return { kind: 'gone', locale, why: 'used' };
-      const context = await cvRepository.context(db, subject.accountId, subject.jobId);
+      const context = await cvRepository.context(db, subject.accountId, subject.jobId, clock.now());
       const cv = (await cvRepository.virtualCv(db, subject.kind, subject.id)) ?? null;
-      return { kind: 'open', subject, locale, ...context, cv };
+      return { kind: 'open', subject, locale, ...context, claimed: subject.cvStatus === 'claimed', cv };
     },
 
     /** The candidate claims: staged → claimed (an account holder shares their own CV: none → claimed). */
     async claim(token: string): Promise<LinkState> {
       const state = await this.openLink(token);
-      if (state.kind !== 'open') return state;
+      if (state.kind !== 'open' || state.claimed) return state;
       const { subject } = state;
       const now = clock.now();
-      const done = await db.transaction().execute(async (trx) => {
-        if (!(await cvRepository.useLink(trx, hashToken(token), now))) return false;
-        const moved = await cvRepository.moveStatus(
+      const moved = await db.transaction().execute(async (trx) => {
+        const done = await cvRepository.moveStatus(
           trx,
           subject.kind,
           subject.id,
@@ -264,10 +292,11 @@ export function createCvService(deps: {
             claimed_at: now,
           },
         );
-        if (moved) await cvMoved(trx, subject, 'claimed');
-        return moved;
+        if (done) await cvMoved(trx, subject, 'claimed');
+        return done;
       });
-      return done ? state : { kind: 'gone', locale: state.locale, why: 'used' };
+      // A racing claim or delete won: answer what the link shows now.
+      return moved ? { ...state, claimed: true } : this.openLink(token);
     },
 
     /** The candidate deletes: the file, the virtual CV and their details are erased. */

@@ -4,7 +4,6 @@ import { newId } from '../../lib/ids.ts';
 import type { WebhookSender } from '../../webhooks/sender.ts';
 import { signedHeaders } from '../../webhooks/sign.ts';
 import { toFeedEvent } from './event-log.ts';
-import { eventRepository } from './event-repository.ts';
 import { type DueDelivery, webhookRepository } from './webhook-repository.ts';
 
 /**
@@ -57,14 +56,24 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   let timer: NodeJS.Timeout | null = null;
   let stopping = true;
   let polling = false;
+  /** A slot freed while a poll ran: poll again at once after it. */
+  let wanted = false;
 
   async function deliver(delivery: DueDelivery): Promise<void> {
     let outcome: { statusCode: number | null; error: string | null };
-    const event = await eventRepository.byId(db, delivery.event_id);
+    const event =
+      delivery.event_type === null
+        ? null
+        : toFeedEvent({
+            id: delivery.event_id,
+            type: delivery.event_type,
+            data: delivery.event_data ?? {},
+            created_at: new Date(delivery.event_created_at!),
+          });
     if (!event) {
       outcome = { statusCode: null, error: 'the event is no longer kept' };
     } else {
-      const body = JSON.stringify(toFeedEvent(event));
+      const body = JSON.stringify(event);
       const headers = signedHeaders(delivery.secret, event.id, wallClock.now(), body);
       outcome = await sender.send(delivery.url, headers, body);
     }
@@ -104,11 +113,18 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
         .catch((err: unknown) => log.error({ err, deliveryId: delivery.id }, 'webhook delivery crashed'))
         .finally(() => {
           running.delete(delivery.id);
-          if (!stopping) schedule(0);
+          wake();
         });
       running.set(delivery.id, work);
     }
     return claimed.length;
+  }
+
+  /** A slot freed: claim soon, once for all the slots that free meanwhile. */
+  function wake(): void {
+    if (stopping) return;
+    if (polling) wanted = true;
+    else if (timer === null) timer = setTimeout(poll, 1);
   }
 
   function schedule(delay: number): void {
@@ -121,6 +137,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     timer = null;
     if (polling) return;
     polling = true;
+    wanted = false;
     let started = 0;
     try {
       started = await tick();
@@ -129,7 +146,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     } finally {
       polling = false;
     }
-    schedule(started > 0 ? 0 : pollMs);
+    schedule(started > 0 || wanted ? 0 : pollMs);
   }
 
   return {

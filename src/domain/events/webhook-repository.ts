@@ -6,10 +6,13 @@ export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
-/** A claimed delivery with what sending it needs. */
+/** A claimed delivery with what sending it needs: the endpoint and the event (null once swept). */
 export interface DueDelivery extends DeliveryRow {
   url: string;
   secret: string;
+  event_type: string | null;
+  event_data: Record<string, unknown> | null;
+  event_created_at: Date | null;
 }
 
 export const webhookRepository = {
@@ -100,10 +103,10 @@ export const webhookRepository = {
         WHERE state = 'running' AND locked_until > ${now}
         GROUP BY webhook_id
       ), picked AS (
-        SELECT d.id, d.turn FROM webhooks w
+        SELECT d.id, d.event_id, d.turn FROM webhooks w
         LEFT JOIN busy b ON b.webhook_id = w.id
         CROSS JOIN LATERAL (
-          SELECT id, row_number() OVER (ORDER BY next_attempt_at, id) AS turn
+          SELECT id, event_id, row_number() OVER (ORDER BY next_attempt_at, id) AS turn
           FROM webhook_deliveries
           WHERE webhook_id = w.id
             AND ((state = 'queued' AND next_attempt_at <= ${now})
@@ -117,11 +120,12 @@ export const webhookRepository = {
       )
       UPDATE webhook_deliveries AS d
       SET state = 'running', attempts = d.attempts + 1, locked_until = ${until}, updated_at = ${now}
-      FROM picked, webhooks w
-      WHERE d.id = picked.id AND w.id = d.webhook_id
+      FROM (picked p LEFT JOIN events e ON e.id = p.event_id), webhooks w
+      WHERE d.id = p.id AND w.id = d.webhook_id
         AND ((d.state = 'queued' AND d.next_attempt_at <= ${now})
           OR (d.state = 'running' AND d.locked_until <= ${now}))
-      RETURNING d.*, w.url, w.secret`.execute(db);
+      RETURNING d.*, w.url, w.secret, e.type AS event_type, e.data AS event_data,
+                e.created_at AS event_created_at`.execute(db);
     return result.rows;
   },
 
@@ -132,30 +136,20 @@ export const webhookRepository = {
     attempt: Omit<AttemptRow, 'delivery_id' | 'webhook_id' | 'event_id' | 'attempt'>,
     next: { state: 'succeeded' | 'failed' } | { state: 'queued'; at: Date },
   ): Promise<void> {
-    const moved = await db
-      .updateTable('webhook_deliveries')
-      .set({
-        state: next.state,
-        next_attempt_at: next.state === 'queued' ? next.at : delivery.next_attempt_at,
-        locked_until: null,
-        updated_at: attempt.at,
-      })
-      .where('id', '=', delivery.id)
-      .where('state', '=', 'running')
-      .where('attempts', '=', delivery.attempts)
-      .returning('id')
-      .executeTakeFirst();
-    if (!moved) return;
-    await db
-      .insertInto('webhook_attempts')
-      .values({
-        ...attempt,
-        delivery_id: delivery.id,
-        webhook_id: delivery.webhook_id,
-        event_id: delivery.event_id,
-        attempt: delivery.attempts,
-      })
-      .execute();
+    // One statement: the attempt is logged only if this worker still held the delivery.
+    await sql`
+      WITH moved AS (
+        UPDATE webhook_deliveries
+        SET state = ${next.state},
+            next_attempt_at = ${next.state === 'queued' ? next.at : delivery.next_attempt_at},
+            locked_until = NULL, updated_at = ${attempt.at}
+        WHERE id = ${delivery.id} AND state = 'running' AND attempts = ${delivery.attempts}
+        RETURNING id
+      )
+      INSERT INTO webhook_attempts (id, delivery_id, webhook_id, event_id, attempt, status_code, error, at)
+      SELECT ${attempt.id}, ${delivery.id}, ${delivery.webhook_id}, ${delivery.event_id}, ${delivery.attempts},
+             ${attempt.status_code}, ${attempt.error}, ${attempt.at}
+      FROM moved`.execute(db);
   },
 
   async deleteFinished(db: Db, before: Date): Promise<number> {

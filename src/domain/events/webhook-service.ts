@@ -8,6 +8,7 @@ import { newWebhookSecret } from '../../webhooks/sign.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { EVENTS_KEPT_MS } from './event-log.ts';
+import type { Seal } from '../seal.ts';
 import { type AttemptRow, type WebhookRow, webhookRepository } from './webhook-repository.ts';
 
 /** An account's endpoints; more is a sign of a loop in someone's automation. */
@@ -45,7 +46,11 @@ export function createWebhookService(deps: { db: Db; clock: Clock; allowPrivate:
   }
 
   return {
-    async create(accountId: string, input: WebhookCreate): Promise<{ webhook: WebhookView; secret: string }> {
+    async create(
+      accountId: string,
+      input: WebhookCreate,
+      seal?: Seal<{ webhook: WebhookView; secret: string }>,
+    ): Promise<{ webhook: WebhookView; secret: string }> {
       const problem = checkWebhookUrl(input.url, deps.allowPrivate);
       if (problem) throw badRequest(problem, { field: 'url' });
       const now = clock.now();
@@ -63,7 +68,9 @@ export function createWebhookService(deps: { db: Db; clock: Clock; allowPrivate:
           secret,
           created_at: now,
         });
-        return { webhook: view(row), secret };
+        const created = { webhook: view(row), secret };
+        await seal?.(trx, created);
+        return created;
       });
     },
 
@@ -72,8 +79,15 @@ export function createWebhookService(deps: { db: Db; clock: Clock; allowPrivate:
       return { webhooks: (await webhookRepository.list(db, accountId)).map(view) };
     },
 
-    async remove(accountId: string, webhookId: string): Promise<void> {
-      if (!(await webhookRepository.delete(db, accountId, webhookId))) throw notFound('Webhook');
+    async remove(accountId: string, webhookId: string, seal?: Seal<{ webhookId: string }>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (!(await webhookRepository.delete(trx, accountId, webhookId))) throw notFound('Webhook');
+        await seal?.(trx, { webhookId });
+      });
+    },
+
+    async get(accountId: string, webhookId: string): Promise<WebhookView> {
+      return view(await webhookOf(accountId, webhookId));
     },
 
     /** One entry per attempt, newest first (the last 200). */

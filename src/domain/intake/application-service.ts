@@ -120,7 +120,13 @@ export function createApplicationService(deps: {
       }
       await budgets(db, accountId, jobId, now, source);
       const upload = await uploads.usable(accountId, input.cv.uploadId);
-      await uploads.inspect(upload, consent.locale);
+      // The hosted page's anonymous traffic has its own share of the checker, per client address;
+      // the API's is per account.
+      await uploads.inspect(
+        upload,
+        consent.locale,
+        source === 'api' ? { lane: 'api', key: accountId } : { lane: 'page', key: String(input.consent.ip) },
+      );
 
       type Outcome = { answer: ApplicationCreated; discardFile: boolean } | { duplicateOf: ApplicationRow };
       const result = await db.transaction().execute(async (trx): Promise<Outcome> => {

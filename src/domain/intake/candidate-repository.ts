@@ -63,12 +63,17 @@ export const candidateRepository = {
   },
 
   /** Every account's imported copy of a suppressed person loses its data; returns the files to erase. */
-  async eraseByAddress(db: Db, emailKey: string, at: Date): Promise<string[]> {
+  /** Erases every import of the address; answers the files to delete and the rows whose CV moved. */
+  async eraseByAddress(
+    db: Db,
+    emailKey: string,
+    at: Date,
+  ): Promise<{ blobs: string[]; moved: { id: string; account_id: string; outcome: string }[] }> {
     const held = await db
       .selectFrom('candidates')
-      .select('blob_key')
+      .select(['id', 'account_id', 'outcome', 'cv_status', 'blob_key'])
       .where('email_key', '=', emailKey)
-      .where('blob_key', 'is not', null)
+      .forUpdate()
       .execute();
     const erased = await db
       .updateTable('candidates')
@@ -101,7 +106,10 @@ export const candidateRepository = {
         )
         .execute();
     }
-    return held.map((row) => row.blob_key).filter((key): key is string => key !== null);
+    return {
+      blobs: held.map((row) => row.blob_key).filter((key): key is string => key !== null),
+      moved: held.filter((row) => row.cv_status !== 'deleted' && ids.includes(row.id)),
+    };
   },
 
   async findPerson(db: Db, emailKey: string): Promise<{ id: string } | undefined> {

@@ -21,6 +21,7 @@ import type { CvFileStore } from './ports.ts';
 import type { UploadService } from './upload-service.ts';
 import type { UploadRow } from './upload-repository.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 
 type CandidateInsert = Parameters<typeof candidateRepository.insert>[1];
 type Rejection = NonNullable<CandidateCreated['rejection']>;
@@ -109,6 +110,8 @@ export function createCandidateService(deps: {
   queue: TaskQueue;
   /** Matching forgets a suppressed address in the same transaction (issue 19). */
   matches?: { eraseAddress(trx: Db, emailKey: string): Promise<void> };
+  /** candidate.cv_status_changed for each import a suppression erases (issue 17). */
+  events?: EventRecorder;
 }) {
   const { db, clock, uploads, files, queue } = deps;
 
@@ -293,7 +296,13 @@ export function createCandidateService(deps: {
       const blobs = await db.transaction().execute(async (trx) => {
         await candidateRepository.addSuppression(trx, key, now);
         await deps.matches?.eraseAddress(trx, key);
-        return candidateRepository.eraseByAddress(trx, key, now);
+        const { blobs, moved } = await candidateRepository.eraseByAddress(trx, key, now);
+        for (const row of moved)
+          await deps.events?.record(trx, row.account_id, {
+            type: 'candidate.cv_status_changed',
+            data: { candidateId: row.id, status: row.outcome, cvStatus: 'deleted' },
+          });
+        return blobs;
       });
       for (const blob of blobs) await files.delete(blob);
       return { createdAt: now.toISOString(), erased: blobs.length };

@@ -18,9 +18,16 @@ export function tokenIssuedMs(token: string): number | null {
  * neither the matching cookie nor a token it could have read.
  */
 export function createFormTokens(deps: { db: Db; clock: Clock }) {
+  // Read once per process: the secret never changes, and every anonymous GET of the form mints.
+  let secret: Promise<string> | null = null;
   const mac = async (jobId: string, issued: number, nonce: string) => {
-    const secret = await serviceSecret(deps.db, 'apply-form', deps.clock.now());
-    return createHmac('sha256', secret).update(`${jobId}.${issued}.${nonce}`).digest('base64url');
+    secret ??= serviceSecret(deps.db, 'apply-form', deps.clock.now()).catch((error: unknown) => {
+      secret = null;
+      throw error;
+    });
+    return createHmac('sha256', await secret)
+      .update(`${jobId}.${issued}.${nonce}`)
+      .digest('base64url');
   };
   return {
     async mint(jobId: string): Promise<{ token: string; nonce: string }> {

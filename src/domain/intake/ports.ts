@@ -7,16 +7,18 @@ export interface CvFileStore {
   putFile(key: string, filePath: string): Promise<void>;
 }
 
+import type { CheckShare } from '../../pdf/fair-limiter.ts';
 import type { CvRejectReason } from '../../pdf/types.ts';
 
-export type { CvRejectReason };
+export type { CheckShare, CvRejectReason };
 
 export type CvVerdict =
   | { ok: true; pages: number; text: { items: { str: string }[] }[] }
   | { ok: false; reason: CvRejectReason };
 
 export interface CvInspector {
-  check(filePath: string): Promise<CvVerdict>;
+  /** `share` names who asks, so that one source cannot take the checker (issue 11, item 2). */
+  check(filePath: string, share?: CheckShare): Promise<CvVerdict>;
 }
 
 export interface CvLimits {

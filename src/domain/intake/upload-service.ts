@@ -6,7 +6,7 @@ import { badRequest, conflict, cvRejected, rateLimited, unavailable, uploadInval
 import type { Seal } from '../seal.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
 import { ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
-import type { CvFileStore, CvInspector, CvLimits, CvVerdict } from './ports.ts';
+import type { CheckShare, CvFileStore, CvInspector, CvLimits, CvVerdict } from './ports.ts';
 import { type UploadRow, uploadRepository } from './upload-repository.ts';
 
 export const PUT_WINDOW_MS = 5 * 60_000;
@@ -167,17 +167,25 @@ export function createUploadService(deps: {
     },
 
     /** Check (6): the PDF checks, out of process. A refused file is discarded with its upload. */
-    async inspect(upload: UploadRow, locale: ConsentLocale): Promise<Extract<CvVerdict, { ok: true }>> {
+    async inspect(
+      upload: UploadRow,
+      locale: ConsentLocale,
+      share: CheckShare = { lane: 'api', key: upload.account_id },
+    ): Promise<Extract<CvVerdict, { ok: true }>> {
       const verdict = await files
-        .withLocalFile(upload.id, (path) => inspector.check(path))
+        .withLocalFile(upload.id, (path) => inspector.check(path, share))
         .catch((error: unknown) => {
           // The file vanished between the size check and the read (swept, or spent by a racing request).
           if ((error as Error).name === 'BlobNotFoundError')
             throw uploadInvalid('its file is no longer stored');
           // The checker's children cannot start (or it is shutting down): the service's fault, and
           // a retry may find it back, so 503 rather than a 500 or a verdict on the file.
+          // The same when the checker's queue, or this source's share of it, is full.
           if (error instanceof ParserPoolUnavailable)
-            throw unavailable('The CV checker is not available right now; retry the request shortly.');
+            throw unavailable(
+              'The CV checker is not available right now; retry the request shortly.',
+              error.retryAfterSeconds,
+            );
           throw error;
         });
       if (verdict.ok) return verdict;

@@ -44,8 +44,14 @@ export interface BuiltSubject {
   email: string | null;
 }
 
-export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueue; events?: EventRecorder }) {
-  const { db, clock, queue } = deps;
+export function createMatchService(deps: {
+  db: Db;
+  clock: Clock;
+  queue: TaskQueue;
+  /** match.created, in the generating transaction (absent: no events, e.g. in the bench). */
+  events?: EventRecorder;
+}) {
+  const { db, clock, queue, events } = deps;
 
   /** The role's state that generation depends on: its words, its cap, and the account's pool. */
   function fingerprint(role: ManagedRoleRow, pool: string): string {
@@ -209,13 +215,11 @@ export function createMatchService(deps: { db: Db; clock: Clock; queue: TaskQueu
           filled: chosen.length >= room,
           ran_at: now,
         });
-        // match.created in the same transaction: ids only, never anything of the person.
-        for (const match of inserted) {
-          await deps.events?.record(trx, accountId, {
+        for (const match of inserted)
+          await events?.record(trx, accountId, {
             type: 'match.created',
             data: { matchId: match.id, jobId, candidateId: match.candidate_id },
           });
-        }
         return inserted.length;
       });
     },

@@ -279,7 +279,7 @@ export function createScreeningService(deps: {
       if (!row || statusOf(row, clock.now()) !== 'invited' || row.delivery_path !== 'email') return;
       const person = await cvRepository.subject(db, row.candidate_kind, row.candidate_id);
       if (!person?.email || !person.name) return;
-      const context = await cvRepository.context(db, row.account_id, row.job_id);
+      const context = await cvRepository.context(db, row.account_id, row.job_id, clock.now());
       const locale = isConsentLocale(row.language) ? row.language : 'en';
       const mail = screeningInviteMail({
         locale,

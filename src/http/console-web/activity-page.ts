@@ -15,6 +15,7 @@ const ACTIONS: Record<string, string> = {
   'account.address_changed': 'changed the company address',
   'account.addendum_accepted': 'accepted the data-processing addendum',
   'account.cap_changed': 'changed the monthly overage cap',
+  'account.updated': 'changed account settings',
   'job.created': 'created a job',
   'job.edited': 'edited a job',
   'job.published': 'published a job',

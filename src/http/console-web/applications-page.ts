@@ -1,5 +1,5 @@
 import { escapeHtml as e } from '../../lib/html.ts';
-import { renderVirtualCv } from '../pages/claim-page.ts';
+import { renderVirtualCv } from '../pages/virtual-cv-view.ts';
 import type { App } from '../types.ts';
 import { renderConsole, when } from './layout.ts';
 import { type WebDeps, page } from './web.ts';
@@ -23,7 +23,7 @@ const text = (value: unknown) => (value === null || value === undefined ? '—' 
 
 /** A job's applications (recruiters and admins): candidate, answers, consent receipt and words, virtual CV. */
 export function registerApplicationsPage(app: App, deps: WebDeps): void {
-  const { applications, jobs, cv } = deps.services;
+  const { applications, jobs, cv, matches } = deps.services;
 
   app.get(
     '/console/jobs/:jobId/applications',
@@ -46,7 +46,7 @@ export function registerApplicationsPage(app: App, deps: WebDeps): void {
                   .join(', ')
               : a.location;
           return `<article class="card" aria-labelledby="app-${index}"><h2 id="app-${index}">${text(a.name)}</h2>
-<dl class="facts"><dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${text(location)}</dd><dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Status</dt><dd>${text(a.status)}</dd><dt>cvStatus</dt><dd>${text(a.cvStatus)}</dd><dt>Source</dt><dd>${text(a.source)}</dd></dl>
+<dl class="facts"><dt>Application id</dt><dd><code>${e(a.applicationId)}</code>${job?.managed ? ` · <a href="/console/screening?job=${e(jobId)}&amp;candidate=${e(a.applicationId)}">Invite to screening<span class="hp"> ${text(a.name)}</span></a>` : ''}</dd><dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${text(location)}</dd><dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Status</dt><dd>${text(a.status)}</dd><dt>cvStatus</dt><dd>${text(a.cvStatus)}</dd><dt>Source</dt><dd>${text(a.source)}</dd></dl>
 <h3>Cover note</h3><p>${a.coverNote ? e(a.coverNote) : '<span class="muted">None</span>'}</p>
 <h3>Answers</h3>${answers ? `<dl class="facts">${answers}</dl>` : '<p class="muted">No questions answered.</p>'}
 <h3>Consent receipt</h3><dl class="facts"><dt>Consent text</dt><dd>${text(consent.consentTextId)}, version ${text(consent.version)} (${text(consent.locale ?? a.consentText.locale)})</dd><dt>Accepted at</dt><dd>${text(consent.acceptedAt)}</dd><dt>IP address</dt><dd>${text(consent.ip)}</dd><dt>Browser</dt><dd>${text(consent.userAgent)}</dd></dl>

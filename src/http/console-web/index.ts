@@ -10,6 +10,7 @@ import { registerJobPage } from './job-page.ts';
 import { registerApplicationsPage } from './applications-page.ts';
 import { registerJobsPage } from './jobs-page.ts';
 import { registerKeysPage } from './keys-page.ts';
+import { registerWebhooksPage } from './webhooks-page.ts';
 import { consoleError } from './layout.ts';
 import { registerScreeningPage } from './screening-page.ts';
 import { registerSettingsPage } from './settings-page.ts';
@@ -57,5 +58,6 @@ export function registerConsoleWeb(
     registerSettingsPage(app, deps);
     registerUsersPage(app, deps);
     registerActivityPage(app, deps);
+    registerWebhooksPage(app, deps);
   });
 }

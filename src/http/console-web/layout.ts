@@ -41,6 +41,7 @@ const NAV: { href: string; label: string; right: Right; key: string }[] = [
   { href: '/console/screening', label: 'Screening', right: 'screening', key: 'screening' },
   { href: '/console/billing', label: 'Billing', right: 'billing', key: 'billing' },
   { href: '/console/keys', label: 'API keys', right: 'keys', key: 'keys' },
+  { href: '/console/webhooks', label: 'Webhooks', right: 'keys', key: 'webhooks' },
   { href: '/console/settings', label: 'Settings', right: 'settings', key: 'settings' },
   { href: '/console/users', label: 'Users', right: 'users', key: 'users' },
   { href: '/console/activity', label: 'Activity', right: 'activity', key: 'activity' },

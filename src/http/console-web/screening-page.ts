@@ -12,7 +12,10 @@ export function registerScreeningPage(app: App, deps: WebDeps): void {
   app.get(
     '/console/screening',
     { schema: { hide: true } },
-    page(deps, 'screening', async ({ reply, session, flash }) => {
+    page(deps, 'screening', async ({ request, reply, session, flash }) => {
+      const asked = request.query as { job?: unknown; candidate?: unknown };
+      const wantJob = typeof asked.job === 'string' ? asked.job : '';
+      const wantCandidate = typeof asked.candidate === 'string' ? asked.candidate.slice(0, 64) : '';
       const month = deps.clock.now().toISOString().slice(0, 7);
       const [report, templates, list] = await Promise.all([
         screening.billing(session.accountId, month),
@@ -25,8 +28,8 @@ export function registerScreeningPage(app: App, deps: WebDeps): void {
         managed.length === 0 || active.length === 0
           ? `<p>${managed.length === 0 ? 'No managed ads yet — manage a published job on its page first.' : 'No active screening templates yet — a billing admin creates them on the Billing page.'}</p>`
           : `<form method="post" action="/console/screening">${csrfField(session)}
-<label for="job">Job</label><select id="job" name="jobId">${managed.map((j) => `<option value="${e(j.id)}">${e(j.title)}</option>`).join('')}</select>
-<label for="candidate">Application or candidate id</label><input type="text" id="candidate" name="candidateId" required maxlength="64" aria-describedby="candidate-hint">
+<label for="job">Job</label><select id="job" name="jobId">${managed.map((j) => `<option value="${e(j.id)}"${j.id === wantJob ? ' selected' : ''}>${e(j.title)}</option>`).join('')}</select>
+<label for="candidate">Application or candidate id</label><input type="text" id="candidate" name="candidateId" required maxlength="64" value="${e(wantCandidate)}" aria-describedby="candidate-hint">
 <p class="hint" id="candidate-hint">The id shown with the application (app_…) or the imported candidate (cand_…).</p>
 <label for="template">Template</label><select id="template" name="templateId">${active.map((t) => `<option value="${e(t.id)}">${e(t.name)} — ${money(t.priceCents, t.currency)}</option>`).join('')}</select>
 <label for="message">Message to the candidate</label><textarea id="message" name="message" rows="3" maxlength="${SCREENING_MESSAGE_MAX}"></textarea>

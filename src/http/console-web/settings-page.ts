@@ -13,7 +13,7 @@ function body(session: ConsoleSession, account: Account): string {
 <label class="check"><input type="checkbox" name="agree" value="yes" required> I accept the data-processing addendum on behalf of ${e(account.companyName ?? account.name)}</label>
 <div class="actions"><button type="submit">Accept addendum</button></div></form>`;
   return `<section class="card" aria-labelledby="address-h"><h2 id="address-h">Company address</h2>
-<p>Your job pages live at <code>/${e(account.companyAddress ?? 'your-address')}/…</code>. Changing it moves every published role; the old address redirects.</p>
+<p>Your job pages live at <code>/en/jobs/${e(account.companyAddress ?? 'your-address')}/…</code>. Changing it moves every published role; the old address redirects.</p>
 <form method="post" action="/console/settings/address">${csrfField(session)}
 <label for="address">Company address</label><input type="text" id="address" name="companyAddress" required minlength="2" maxlength="60" value="${e(account.companyAddress ?? '')}" aria-describedby="address-hint">
 <p class="hint" id="address-hint">2 to 60 characters: a–z, 0–9 and single hyphens.</p>

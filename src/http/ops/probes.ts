@@ -1,14 +1,29 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import type { App } from '../types.ts';
 import type { Services } from '../../deps.ts';
-import { unavailable } from '../../domain/errors.ts';
+import { unauthorized, unavailable } from '../../domain/errors.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
+import { registerReferencePage } from './reference-page.ts';
+
+/** The bearer token of an Authorization header, if any. */
+function bearer(header: string | undefined): string | null {
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header ?? '');
+  return match ? match[1]! : null;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
 
 export function registerProbes(
   app: App,
   services: Services,
   registry: Registry,
   rateLimits?: RateLimitStore,
+  metricsToken: string | null = null,
 ): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
@@ -28,12 +43,19 @@ export function registerProbes(
     return { status: 'ready', database: 'up', redis: health?.redis ? 'up' : 'not configured' };
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  // Behind METRICS_TOKEN (a Prometheus bearer token); without one configured the route is off and
+  // answers the 404 of any unknown path. A wrong or missing token costs a hash, no database work.
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (metricsToken === null) return reply.callNotFound();
+    const given = bearer(request.headers.authorization);
+    if (given === null || !sameSecret(given, metricsToken))
+      throw unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.');
     reply.type(registry.contentType);
     return registry.metrics();
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerReferencePage(app, 'Careers API reference');
   app.get('/console/v1/openapi.json', { schema: { hide: true } }, async () =>
     (app as unknown as { consoleSwagger: () => unknown }).consoleSwagger(),
   );

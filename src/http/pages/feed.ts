@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Text } from '../../contract/text.ts';
 import { badRequest } from '../../domain/errors.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { Route } from '../types.ts';
@@ -7,10 +8,9 @@ import { siteHeader } from './job-page.ts';
 import { sendPage } from './page-shell.ts';
 
 const PAGE_SIZE = 50;
-const SITEMAP_MAX = 50_000;
 const Query = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Text({ maxLength: 200 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
@@ -19,16 +19,16 @@ const Query = Type.Object(
 const localPath = (url: string | undefined, lang: PageLang) =>
   url ? new URL(url).pathname.replace(/^\/en\//, `/${lang}/`) : '#';
 
-/** The job seeker feed: an HTML page per language, a JSON feed and a sitemap of job pages. */
+/** The job seeker feed: an HTML page per language and a JSON feed (the sitemap: sitemap.ts). */
 export const jobFeed: Route = (app, { publicJobs }) => {
   app.get(
     '/:lang/jobs',
     {
       schema: {
         hide: true,
-        params: Type.Object({ lang: Type.String({ maxLength: 5 }) }),
+        params: Type.Object({ lang: Text({ maxLength: 5 }) }),
         // A page people share: tracking parameters (utm_…) are ignored, not refused.
-        querystring: Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })) }),
+        querystring: Type.Object({ cursor: Type.Optional(Text({ maxLength: 200 })) }),
       },
     },
     async (request, reply) => {
@@ -94,27 +94,5 @@ export const jobFeed: Route = (app, { publicJobs }) => {
       ),
       nextCursor: page.nextCursor,
     };
-  });
-
-  app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {
-    const urls: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await publicJobs.feed(cursor, 1000);
-      if (page === null) break;
-      for (const job of page.jobs) {
-        if (job.url)
-          urls.push(
-            `<url><loc>${e(job.url)}</loc>${job.updatedAt ? `<lastmod>${e(job.updatedAt)}</lastmod>` : ''}</url>`,
-          );
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== null && urls.length < SITEMAP_MAX);
-    return reply
-      .type('application/xml; charset=utf-8')
-      .header('cache-control', 'public, max-age=300')
-      .send(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.slice(0, SITEMAP_MAX).join('')}</urlset>\n`,
-      );
   });
 };

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Text } from '../../contract/text.ts';
 import type { AuthoredJob } from '../../contract/job.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import { plainText, sanitizeDescription } from '../../lib/sanitize.ts';
@@ -201,9 +202,9 @@ function renderJob(
 }
 
 const Params = Type.Object({
-  lang: Type.String({ maxLength: 5 }),
-  company: Type.String({ maxLength: 80 }),
-  role: Type.String({ maxLength: 80 }),
+  lang: Text({ maxLength: 5 }),
+  company: Text({ maxLength: 80 }),
+  role: Text({ maxLength: 80 }),
 });
 
 /** The hosted job page at `url`: `/{lang}/jobs/{company}/{role}`. */

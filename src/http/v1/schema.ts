@@ -31,7 +31,9 @@ export function v1Docs(options: {
     );
     named.push('conflict');
   }
-  const errors = routeErrorCodes(named, { rateLimited });
+  // Every route can answer 429 `rate_limited`: a route outside the per-key limit is still behind
+  // the per-address limit on requests without a valid credential, which runs before any lookup.
+  const errors = routeErrorCodes(named, { rateLimited: true });
   return {
     operationId: options.operationId,
     summary: options.summary,

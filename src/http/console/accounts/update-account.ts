@@ -1,10 +1,20 @@
-import { AccountParams, AccountPatch } from '../../../contract/console.ts';
+import { type Account, AccountParams, AccountPatch } from '../../../contract/console.ts';
+import { accountChangeFacts } from '../../../domain/console-users/audit-service.ts';
 import type { Route } from '../../types.ts';
 
-export const updateAccount: Route = (app, { accounts }) => {
+export const updateAccount: Route = (app, { accounts, audit }) => {
   app.patch(
     '/console/v1/accounts/:accountId',
     { config: { console: true }, schema: { hide: true, params: AccountParams, body: AccountPatch } },
-    async (request) => ({ account: await accounts.update(request.params.accountId, request.body) }),
+    async (request) => {
+      const { accountId } = request.params;
+      // The operator's changes join the account's audit trail, in the update's own transaction.
+      const seal = audit.sealed(
+        accountId,
+        { kind: 'operator' },
+        (change: { before: Account; after: Account }) => accountChangeFacts(change.before, change.after),
+      );
+      return { account: await accounts.update(accountId, request.body, seal) };
+    },
   );
 };

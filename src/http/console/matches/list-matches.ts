@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { Text } from '../../../contract/text.ts';
 import { MatchListQuery } from '../../../contract/match.ts';
 import type { Route } from '../../types.ts';
 
 const JobPath = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  jobId: Type.String({ minLength: 1, maxLength: 64 }),
+  accountId: Text({ minLength: 1, maxLength: 64 }),
+  jobId: Text({ minLength: 1, maxLength: 64 }),
 });
 
 /** The console's read of a managed role's matches: the same page as GET /v1/jobs/{jobId}/matches. */

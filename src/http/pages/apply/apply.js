@@ -71,6 +71,7 @@
     ]);
     if (uploaded.status === 'fulfilled' && uploaded.value) {
       form.elements.uploadId.value = uploaded.value;
+      form.elements.cvName.value = file.name;
       input.disabled = true;
     } else if (file) {
       // The slot or the PUT failed: the plain post carries the file instead.

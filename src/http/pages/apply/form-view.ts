@@ -94,7 +94,7 @@ export function renderForm({ job, lang, token, state, maxBytes, source, kept, po
       ? `<p class="alert" role="alert">${e(w.fixErrors)}</p>`
       : '',
     `<form method="post" action="${e(formAction(job.id, lang, token))}" enctype="multipart/form-data" id="apply-form" data-job-id="${e(job.id)}" data-max-bytes="${maxBytes}" data-pow-bits="${powBits}" novalidate>`,
-    `<input type="hidden" name="csrf" value="${e(token)}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept ? e(kept.uploadId) : ''}">`,
+    `<input type="hidden" name="csrf" value="${e(token)}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept ? e(kept.uploadId) : ''}"><input type="hidden" name="cvName" value="${kept ? e(kept.name) : ''}">`,
     field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' }),
     field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' }),
     field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' }),

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
+import { Text } from '../../../contract/text.ts';
 import type { App } from '../../types.ts';
 import { type ApplyDeps, formPage } from './apply-context.ts';
 import { closedPage, langOf } from './form-view.ts';
 
-export const ApplyParams = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ApplyParams = Type.Object({ jobId: Text({ minLength: 1, maxLength: 64 }) });
 
 /** GET /apply/{jobId}: the empty form, or the 404/410 page when the role takes no applications. */
 export function showApplyForm(app: App, deps: ApplyDeps): void {

@@ -75,15 +75,20 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
     let source = hostedSource(query.via);
     const again = (state: FormState, status: number, kept?: { uploadId: string; name: string }) =>
       formPage(deps, reply, { job, lang, state, status, source, ...(kept ? { kept } : {}) });
-    const expired = () =>
-      again({ values: {}, errors: { form: PAGE_WORDS[lang].expiredForm } }, 403).then(refuse);
+    const expired = () => {
+      refuse();
+      return again({ values: {}, errors: { form: PAGE_WORDS[lang].expiredForm } }, 403);
+    };
     if (typeof token !== 'string' || !(await formTokens.verify(job.id, token, cookieNonce(request))))
       return expired();
     if (!(await passChallenge(deps, request, job.id, token, query.pow))) return expired();
     const bucket = addressBucket(request.ip);
     if (request.isMultipart()) {
+      // Room for the largest file the body can carry: its declared length, else the CV limit.
+      const declared = Number(request.headers['content-length']);
+      const largest = Number.isSafeInteger(declared) && declared > 0 ? declared : cvLimits.maxBytes;
       try {
-        await hostedApply.ensureRoom(accountId, bucket, cvLimits.maxBytes);
+        await hostedApply.ensureRoom(accountId, bucket, Math.min(largest, cvLimits.maxBytes));
       } catch (error) {
         if (error instanceof AppError && error.status === 429)
           return tooManyPage(refuse(), lang, error.retryAfterSeconds);
@@ -115,7 +120,11 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
         uploadId = await hostedApply.keepFile(accountId, bucket, file);
         kept = { uploadId, name: file.name };
       } else if (!uploadId) errors.cv = w.required_;
-      if (uploadId && !kept) kept = { uploadId, name: APPLY_WORDS[lang].earlierFile };
+      if (uploadId && !kept) {
+        // The script sent the file to its slot and the name with the form (shown back, escaped).
+        const name = typeof fields.cvName === 'string' ? fields.cvName.slice(0, INTAKE_MAX.fileName) : '';
+        kept = { uploadId, name: name || APPLY_WORDS[lang].earlierFile };
+      }
       if (Object.keys(errors).length > 0) return again({ values, errors }, 400, kept);
 
       try {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Text } from '../../../contract/text.ts';
 import { forbidden, notFound, rateLimited } from '../../../domain/errors.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
 import type { App } from '../../types.ts';
@@ -18,7 +19,7 @@ export function applyUploadSlot(app: App, deps: ApplyDeps): void {
         body: Type.Object(
           {
             bytes: Type.Integer({ minimum: 1, maximum: deps.services.cvLimits.maxBytes }),
-            csrf: Type.String({ maxLength: 200 }),
+            csrf: Text({ maxLength: 200 }),
           },
           { additionalProperties: false },
         ),

@@ -1,0 +1,468 @@
+// Soak (issue 12 item 6): mixed traffic (reads, job writes, applications with PDFs, screenings) on
+// two API instances and a worker over PostgreSQL and a private Redis, with faults injected: the
+// service's backends terminated every minute, Redis killed and restarted once, one API instance
+// deployed (SIGTERM, then started again). Prints lost / doubled / 5xx / heap / handles / queue.
+//
+//   npm run soak                 10 minutes
+//   SOAK_MINUTES=3 npm run soak  shorter
+//   SOAK_DATABASE_URL=postgres://…  (default: the careers_faults database on 127.0.0.1)
+//
+// Not part of `npm test`. Needs redis-server on PATH and a PostgreSQL it may create tables in.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { type ServiceProcess, freePort, startService } from '../test/service-process.ts';
+
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
+const DURATION_MS = MINUTES * 60_000;
+const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 6);
+const APP_NAME = 'careers-soak';
+const baseDb = process.env.SOAK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/careers_faults';
+const dbUrl = (() => {
+  const u = new URL(baseDb);
+  u.searchParams.set('application_name', APP_NAME);
+  return u.toString();
+})();
+const PDF = fs.readFileSync(new URL('../test/fixtures/pdf/cv-2-pages.pdf', import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (message: string, extra: object = {}) =>
+  console.log(
+    `[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${message}`,
+    Object.keys(extra).length ? extra : '',
+  );
+let t0 = Date.now();
+
+// ---- the private Redis ----
+let redisPort = 0;
+let redis: ChildProcess | null = null;
+async function startRedis(): Promise<void> {
+  redis = spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100; i++) {
+    if (
+      spawnSync('redis-cli', ['-p', String(redisPort), 'ping'])
+        .stdout?.toString()
+        .includes('PONG')
+    )
+      return;
+    await sleep(50);
+  }
+  throw new Error('redis-server did not start');
+}
+async function killRedis(): Promise<void> {
+  const child = redis;
+  redis = null;
+  if (!child || child.exitCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await gone;
+}
+
+// ---- the figures ----
+const statuses: Record<string, number> = {};
+const figures = {
+  requests: 0,
+  networkErrors: 0,
+  unavailable503: 0,
+  other5xx: 0,
+  lost: 0,
+  retriesToSuccess: 0,
+  writes: { jobs: 0, applications: 0, screenings: 0 },
+};
+const other5xxSamples: string[] = [];
+const refusalSamples: string[] = [];
+
+// ---- a client with failover between the two API instances (what a load balancer does) ----
+const instances: { name: string; service: ServiceProcess | null }[] = [];
+let turn = 0;
+async function call(
+  secret: string | null,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string } | null> {
+  const live = instances.filter((i) => i.service !== null);
+  if (live.length === 0) return null;
+  const target = live[turn++ % live.length]!.service!;
+  return send(target.baseUrl, secret, method, url, body, headers);
+}
+async function send(
+  base: string,
+  secret: string | null,
+  method: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string } | null> {
+  figures.requests += 1;
+  try {
+    const res = await fetch(url.startsWith('http') ? url : `${base}${url}`, {
+      method,
+      headers: {
+        ...(secret ? { authorization: `Bearer ${secret}` } : {}),
+        ...(body === undefined || Buffer.isBuffer(body) ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: Buffer.isBuffer(body) ? body : JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    if (res.status === 429 && refusalSamples.length < 3)
+      refusalSamples.push(`${method} ${url} ${text.slice(0, 200)}`);
+    if (res.status === 503) figures.unavailable503 += 1;
+    else if (res.status >= 500) {
+      figures.other5xx += 1;
+      if (other5xxSamples.length < 5)
+        other5xxSamples.push(`${method} ${url} ${res.status} ${text.slice(0, 200)}`);
+    }
+    return { status: res.status, text };
+  } catch {
+    figures.networkErrors += 1;
+    return null;
+  }
+}
+
+/** A keyed write retried with the same Idempotency-Key until it is answered 2xx (or gives up: lost). */
+async function keyedWrite(
+  secret: string,
+  url: string,
+  body: unknown,
+  notYet: number[] = [],
+): Promise<Record<string, unknown> | 'not-yet' | null> {
+  const key = `soak-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const giveUpAt = Date.now() + 90_000;
+  let attempts = 0;
+  while (Date.now() < giveUpAt) {
+    attempts += 1;
+    const res = await call(secret, 'POST', url, body, { 'idempotency-key': key });
+    if (res && res.status >= 200 && res.status < 300) {
+      if (attempts > 1) figures.retriesToSuccess += 1;
+      return JSON.parse(res.text);
+    }
+    if (res && notYet.includes(res.status)) return 'not-yet';
+    if (res && res.status >= 400 && res.status < 500 && ![409, 429].includes(res.status)) {
+      log('a write was refused', { url, status: res.status, body: res.text.slice(0, 300) });
+      figures.lost += 1;
+      return null;
+    }
+    await sleep(300);
+  }
+  figures.lost += 1;
+  return null;
+}
+
+// ---- the scenario ----
+interface Setup {
+  secret: string;
+  accountId: string;
+  jobId: string;
+  templateId: string;
+}
+
+async function consoleCall(service: ServiceProcess, method: string, url: string, body?: unknown) {
+  const res = await service.console(method, url, body);
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  // biome-ignore lint/suspicious/noExplicitAny: console answers read loosely by the soak
+  return res.json() as Promise<Record<string, any>>;
+}
+
+async function setUp(service: ServiceProcess): Promise<Setup> {
+  const { account } = await consoleCall(service, 'POST', '/accounts', {
+    name: 'Soak Co',
+    companyName: 'Soak Company',
+    companyAddress: `soak-${Date.now().toString(36)}`,
+  });
+  await consoleCall(service, 'PATCH', `/accounts/${account.id}`, {
+    dpaAccepted: true,
+    limits: {
+      requestsPerMinute: 1_000_000,
+      dailyApplications: 1_000_000,
+      includedScreeningsPerManagedAd: 1_000_000,
+      monthlyOverageCapCents: 100_000_000,
+    },
+  });
+  const { secret } = await consoleCall(service, 'POST', `/accounts/${account.id}/keys`, {
+    scopes: ['applications:write', 'jobs:read', 'jobs:write', 'screening'],
+    name: 'soak',
+  });
+  const template = await consoleCall(service, 'POST', `/accounts/${account.id}/screening-templates`, {
+    name: 'Phone screen',
+    priceCents: 1500,
+    currency: 'AUD',
+  });
+  const job = await send(service.baseUrl, secret, 'POST', '/v1/jobs', jobBody('Soak role'), {});
+  const jobId = JSON.parse(job!.text).job.id;
+  await send(service.baseUrl, secret, 'POST', `/v1/jobs/${jobId}/publish`, {}, {});
+  await consoleCall(service, 'POST', `/accounts/${account.id}/jobs/${jobId}/manage`);
+  return { secret, accountId: account.id, jobId, templateId: (template.template ?? template).id };
+}
+
+function jobBody(title: string) {
+  return { title, category: 'engineering', description: '<p>Soak.</p>' };
+}
+
+const made = {
+  jobTitles: new Map<string, string>(),
+  applicationEmails: new Map<string, string>(),
+  screenings: 0,
+};
+
+async function apply(setup: Setup): Promise<string | null> {
+  const slot = await keyedWrite(setup.secret, '/v1/uploads', { bytes: PDF.length });
+  if (!slot || slot === 'not-yet') return null;
+  const uploadUrl = String(slot.uploadUrl);
+  // The PUT goes to the instance that signed the URL; if that one is being deployed, the other
+  // instance has the same DATA_DIR and signing key: a client would retry the same URL.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const live = instances.filter((i) => i.service !== null);
+    const base = live[attempt % Math.max(1, live.length)]?.service?.baseUrl;
+    const url = new URL(uploadUrl);
+    const res = base
+      ? await send(base, null, 'PUT', `${url.pathname}${url.search}`, PDF, {
+          'content-type': 'application/pdf',
+        })
+      : null;
+    if (res && (res.status === 200 || res.status === 409)) break;
+    await sleep(300);
+  }
+  const email = `soak-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const created = await keyedWrite(setup.secret, `/v1/jobs/${setup.jobId}/applications`, {
+    name: 'Soak Candidate',
+    email,
+    cv: { uploadId: slot.uploadId },
+    consent: {
+      consentTextId: 'console_api_apply',
+      version: 'api_apply_v1',
+      locale: 'en',
+      acceptedAt: new Date().toISOString(),
+      ip: '203.0.113.7',
+      userAgent: 'Soak/1.0',
+    },
+    lawfulBasis: { attested: true },
+  });
+  if (!created || created === 'not-yet') return null;
+  figures.writes.applications += 1;
+  made.applicationEmails.set(email, String(created.candidateId));
+  return String(created.candidateId);
+}
+
+async function traffic(setup: Setup, until: number): Promise<void> {
+  const candidates: { id: string; at: number }[] = [];
+  while (Date.now() < until) {
+    const dice = Math.random();
+    if (dice < 0.5) {
+      await call(setup.secret, 'GET', '/v1/jobs?limit=10');
+    } else if (dice < 0.75) {
+      const title = `Soak ${Date.now().toString(36)} ${Math.random().toString(36).slice(2, 8)}`;
+      const created = await keyedWrite(setup.secret, '/v1/jobs', jobBody(title));
+      if (created && created !== 'not-yet') {
+        figures.writes.jobs += 1;
+        made.jobTitles.set(title, String((created.job as { id: string }).id));
+      }
+    } else if (dice < 0.93 || candidates.length === 0 || candidates[0]!.at > Date.now() - 10_000) {
+      const candidate = await apply(setup);
+      if (candidate) candidates.push({ id: candidate, at: Date.now() });
+    } else {
+      // A candidate can be screened once the worker has built its CV: 404 until then.
+      const candidate = candidates.shift()!;
+      const created = await keyedWrite(
+        setup.secret,
+        `/v1/jobs/${setup.jobId}/candidates/${candidate.id}/screening`,
+        { templateId: setup.templateId },
+        [404],
+      );
+      if (created === 'not-yet') candidates.push({ id: candidate.id, at: Date.now() });
+      else if (created) {
+        figures.writes.screenings += 1;
+        made.screenings += 1;
+      }
+    }
+  }
+}
+
+// ---- resources ----
+const samples: Record<string, { heapMb: number[]; handles: number[]; rssMb: number[] }> = {};
+async function sample(): Promise<void> {
+  for (const instance of instances) {
+    if (!instance.service) continue;
+    try {
+      const text = await (
+        await fetch(`${instance.service.baseUrl}/metrics`, { signal: AbortSignal.timeout(5000) })
+      ).text();
+      const value = (name: string) =>
+        Number(
+          text
+            .split('\n')
+            .find((l) => l.startsWith(`${name} `))
+            ?.split(' ')[1] ?? Number.NaN,
+        );
+      samples[instance.name] ??= { heapMb: [], handles: [], rssMb: [] };
+      const s = samples[instance.name]!;
+      s.heapMb.push(Math.round(value('nodejs_heap_size_used_bytes') / 1e6));
+      s.handles.push(value('nodejs_active_handles_total'));
+      s.rssMb.push(Math.round(value('process_resident_memory_bytes') / 1e6));
+    } catch {}
+  }
+}
+
+async function main(): Promise<void> {
+  const admin = new pg.Client({ connectionString: baseDb });
+  await admin.connect();
+  redisPort = await freePort();
+  await startRedis();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-soak-'));
+  const env = {
+    DATABASE_URL: dbUrl,
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    SHUTDOWN_GRACE_MS: '10000',
+  };
+  log('starting two API instances and a worker');
+  const [a, b, worker] = await Promise.all([
+    startService({ ...env, ROLE: 'api' }),
+    startService({ ...env, ROLE: 'api' }),
+    startService({ ...env, ROLE: 'worker' }),
+  ]);
+  instances.push({ name: 'api-a', service: a }, { name: 'api-b', service: b });
+  const setup = await setUp(a);
+  t0 = Date.now();
+  const until = t0 + DURATION_MS;
+  await sample();
+  log(`traffic for ${MINUTES} min, ${CONCURRENCY} clients`);
+
+  const faults = (async () => {
+    const at = (fraction: number) => t0 + DURATION_MS * fraction;
+    const events: { at: number; name: string; run: () => Promise<void> }[] = [];
+    for (let m = 1; m * 60_000 < DURATION_MS; m++) {
+      events.push({
+        at: t0 + m * 60_000 - 30_000,
+        name: 'terminate backends',
+        run: async () => {
+          const { rows } = await admin.query(
+            `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+              WHERE application_name = $1 AND datname = current_database()`,
+            [APP_NAME],
+          );
+          log('terminated the service backends', { backends: rows[0].n });
+        },
+      });
+    }
+    events.push({
+      at: at(0.4),
+      name: 'redis restart',
+      run: async () => {
+        await killRedis();
+        log('Redis killed');
+        await sleep(5_000);
+        await startRedis();
+        log('Redis started again');
+      },
+    });
+    events.push({
+      at: at(0.6),
+      name: 'deploy api-b',
+      run: async () => {
+        const old = instances[1]!.service!;
+        instances[1]!.service = null;
+        const signalled = Date.now();
+        old.kill('SIGTERM');
+        const exit = await old.exited;
+        deploy.exitCode = exit.code;
+        deploy.stopMs = exit.atMs - signalled;
+        log('api-b stopped', { code: exit.code, tookMs: deploy.stopMs });
+        instances[1]!.service = await startService({ ...env, ROLE: 'api' });
+        log('api-b started again');
+      },
+    });
+    events.sort((x, y) => x.at - y.at);
+    for (const event of events) {
+      if (event.at > until) continue;
+      await sleep(Math.max(0, event.at - Date.now()));
+      await event.run();
+    }
+  })();
+  const deploy: { exitCode: number | null; stopMs: number } = { exitCode: null, stopMs: 0 };
+  const sampler = setInterval(() => void sample(), 30_000);
+  await Promise.all([...Array.from({ length: CONCURRENCY }, () => traffic(setup, until)), faults]);
+  clearInterval(sampler);
+  await sample();
+  log('traffic stopped; waiting for the task queue to drain');
+
+  const drainStart = Date.now();
+  let open = -1;
+  while (Date.now() - drainStart < 180_000) {
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n FROM tasks t WHERE state IN ('queued', 'running')
+         AND created_at >= to_timestamp($1 / 1000.0)`,
+      [t0 - 120_000],
+    );
+    open = rows[0].n;
+    if (open === 0) break;
+    await sleep(1_000);
+  }
+  const { rows: dead } = await admin.query(
+    `SELECT count(*)::int AS n FROM tasks WHERE state = 'dead' AND created_at >= to_timestamp($1 / 1000.0)`,
+    [t0 - 120_000],
+  );
+
+  // Lost or doubled, read from the database.
+  const { rows: jobRows } = await admin.query(
+    `SELECT content->>'title' AS title, count(*)::int AS n FROM jobs WHERE account_id = $1 GROUP BY 1`,
+    [setup.accountId],
+  );
+  const byTitle = new Map(jobRows.map((r) => [r.title as string, r.n as number]));
+  let lostJobs = 0;
+  for (const title of made.jobTitles.keys()) if (!byTitle.has(title)) lostJobs += 1;
+  const doubledJobs = jobRows.filter((r) => r.n > 1).length;
+  const { rows: appRows } = await admin.query(
+    'SELECT email, count(*)::int AS n FROM applications WHERE job_id = $1 GROUP BY 1',
+    [setup.jobId],
+  );
+  const byEmail = new Map(appRows.map((r) => [r.email as string, r.n as number]));
+  let lostApplications = 0;
+  for (const email of made.applicationEmails.keys()) if (!byEmail.has(email)) lostApplications += 1;
+  const doubledApplications = appRows.filter((r) => r.n > 1).length;
+  const { rows: scrRows } = await admin.query(
+    `SELECT candidate_id, count(*)::int AS n FROM screenings WHERE job_id = $1 GROUP BY 1`,
+    [setup.jobId],
+  );
+  const doubledScreenings = scrRows.filter((r) => r.n > 1).length;
+
+  const summary = {
+    minutes: MINUTES,
+    requests: figures.requests,
+    statuses,
+    writes: figures.writes,
+    writesRetriedToSuccess: figures.retriesToSuccess,
+    lost: figures.lost + lostJobs + lostApplications,
+    doubled: doubledJobs + doubledApplications + doubledScreenings,
+    screeningsInDb: scrRows.length,
+    documented503: figures.unavailable503,
+    other5xx: figures.other5xx,
+    other5xxSamples,
+    refusalSamples,
+    networkErrors: figures.networkErrors,
+    deploy,
+    resources: samples,
+    queue: { drained: open === 0, open, dead: dead[0].n, drainMs: Date.now() - drainStart },
+  };
+  console.log(JSON.stringify(summary, null, 2));
+
+  for (const instance of instances) instance.service?.kill('SIGTERM');
+  worker.kill('SIGTERM');
+  await Promise.all([...instances.map((i) => i.service?.exited), worker.exited]);
+  await killRedis();
+  await admin.end();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const ok = summary.lost === 0 && summary.doubled === 0 && summary.other5xx === 0 && summary.queue.drained;
+  console.log(ok ? 'SOAK PASSED' : 'SOAK FAILED');
+  process.exit(ok ? 0 : 1);
+}
+
+await main();

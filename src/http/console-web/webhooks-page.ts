@@ -1,0 +1,172 @@
+import { EVENT_TYPE_NAMES, type EventType, isEventType } from '../../contract/events.ts';
+import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
+import { badRequest } from '../../domain/errors.ts';
+import { escapeHtml as e } from '../../lib/html.ts';
+import type { App } from '../types.ts';
+import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
+import { type Flash, type WebDeps, action, actorOf, page } from './web.ts';
+
+type Webhooks = WebDeps['services']['webhooks'];
+type WebhookList = Awaited<ReturnType<Webhooks['list']>>['webhooks'];
+type Attempts = Awaited<ReturnType<Webhooks['deliveries']>>['deliveries'];
+
+function listBody(session: ConsoleSession, hooks: WebhookList, secret: string | null): string {
+  const shown = secret
+    ? `<section class="card" aria-labelledby="secret-h"><h2 id="secret-h">Signing secret</h2><p>Copy it now: it is shown only this once. Verify each delivery with a Standard Webhooks library.</p><p class="secret" id="new-secret">${e(secret)}</p></section>`
+    : '';
+  const rows = hooks
+    .map(
+      (hook) =>
+        `<tr><td><a href="/console/webhooks/${e(hook.id)}">${e(hook.url)}</a></td><td>${
+          hook.types.length === EVENT_TYPE_NAMES.length ? 'Every event' : e(hook.types.join(', '))
+        }</td><td>${when(hook.createdAt)}</td><td>${buttonForm(session, `/console/webhooks/${hook.id}/delete`, 'Delete', true, ` ${hook.url}`)}</td></tr>`,
+    )
+    .join('');
+  const table = hooks.length
+    ? `<div class="scroll"><table><caption class="muted">Endpoints that receive the account's events.</caption><thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Created</th><th scope="col">Delete</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : '<p>No webhooks yet — add an endpoint below to be told of changes as they happen.</p>';
+  const checks = EVENT_TYPE_NAMES.map(
+    (type) =>
+      `<label class="check"><input type="checkbox" name="types" value="${e(type)}"> ${e(type)}</label>`,
+  ).join('');
+  return `${shown}<h2>Endpoints</h2>${table}
+<h2>Add a webhook</h2><form method="post" action="/console/webhooks">${csrfField(session)}
+<label for="hook-url">Endpoint URL (https)</label><input type="text" inputmode="url" autocomplete="url" id="hook-url" name="url" required maxlength="2048" placeholder="https://example.com/hooks/careers">
+<fieldset><legend>Events (none ticked: every event)</legend>${checks}</fieldset>
+<div class="actions"><button type="submit">Add webhook</button></div></form>`;
+}
+
+function logBody(session: ConsoleSession, hookId: string, url: string, attempts: Attempts): string {
+  const rows = attempts
+    .map(
+      (a) =>
+        `<tr><td>${when(a.at)}</td><td>${e(a.eventId)}</td><td>${a.attempt}</td><td>${
+          a.statusCode === null ? '—' : a.statusCode
+        }</td><td>${a.error === null ? 'Delivered' : e(a.error)}</td><td>${buttonForm(
+          session,
+          `/console/webhooks/${hookId}/deliveries/${a.id}/retry`,
+          'Retry',
+          false,
+          ` ${a.eventId}`,
+        )}</td></tr>`,
+    )
+    .join('');
+  const table = attempts.length
+    ? `<div class="scroll"><table><caption class="muted">Every attempt, newest first.</caption><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">Retry</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : '<p>Nothing delivered yet.</p>';
+  return `<p><a href="/console/webhooks">All webhooks</a></p><h2>Deliveries to ${e(url)}</h2>${table}`;
+}
+
+/** Webhooks (admins, beside the API keys): add (the secret shown once), delete, the delivery log, retry. */
+export function registerWebhooksPage(app: App, deps: WebDeps): void {
+  const { webhooks, audit } = deps.services;
+
+  async function show(
+    reply: Parameters<typeof renderConsole>[0],
+    session: ConsoleSession,
+    flash: Flash | null,
+    secret: string | null,
+  ) {
+    const { webhooks: list } = await webhooks.list(session.accountId);
+    return renderConsole(reply, session, {
+      title: 'Webhooks',
+      active: 'webhooks',
+      flash,
+      body: listBody(session, list, secret),
+    });
+  }
+
+  app.get(
+    '/console/webhooks',
+    { schema: { hide: true } },
+    page(deps, 'keys', ({ reply, session, flash }) => show(reply, session, flash, null)),
+  );
+
+  app.get(
+    '/console/webhooks/:webhookId',
+    { schema: { hide: true } },
+    page(deps, 'keys', async ({ request, reply, session, flash }) => {
+      const { webhookId } = request.params as { webhookId: string };
+      const hook = await webhooks.get(session.accountId, webhookId);
+      const { deliveries } = await webhooks.deliveries(session.accountId, webhookId);
+      return renderConsole(reply, session, {
+        title: 'Webhook deliveries',
+        active: 'webhooks',
+        flash,
+        body: logBody(session, hook.id, hook.url, deliveries),
+      });
+    }),
+  );
+
+  app.post(
+    '/console/webhooks',
+    { schema: { hide: true } },
+    action(
+      deps,
+      'keys',
+      () => '/console/webhooks',
+      async ({ reply, session, form }) => {
+        const url = form.get('url').trim();
+        if (url === '') throw badRequest('Enter the endpoint URL.', { field: 'url' });
+        const types = form.all('types').slice(0, EVENT_TYPE_NAMES.length * 2);
+        const unknown = types.find((type) => !isEventType(type));
+        if (unknown !== undefined) throw badRequest(`"${unknown}" is not an event type.`, { field: 'types' });
+        const chosen = [...new Set(types)] as EventType[];
+        const created = await webhooks.create(
+          session.accountId,
+          { url, ...(chosen.length > 0 ? { types: chosen } : {}) },
+          audit.sealed(session.accountId, actorOf(session), (result) => ({
+            action: 'webhook.created',
+            target: result.webhook.id,
+            detail: { url: result.webhook.url, types: result.webhook.types },
+          })),
+        );
+        reply.header('cache-control', 'no-store');
+        await show(
+          reply,
+          session,
+          { kind: 'ok', text: `Webhook to ${created.webhook.url} added.` },
+          created.secret,
+        );
+        return undefined;
+      },
+    ),
+  );
+
+  app.post(
+    '/console/webhooks/:webhookId/delete',
+    { schema: { hide: true } },
+    action(
+      deps,
+      'keys',
+      () => '/console/webhooks',
+      async ({ request, session }) => {
+        const { webhookId } = request.params as { webhookId: string };
+        await webhooks.remove(
+          session.accountId,
+          webhookId,
+          audit.sealed(session.accountId, actorOf(session), () => ({
+            action: 'webhook.deleted',
+            target: webhookId,
+          })),
+        );
+        return { to: '/console/webhooks', flash: 'Webhook deleted: nothing more is sent to it.' };
+      },
+    ),
+  );
+
+  app.post(
+    '/console/webhooks/:webhookId/deliveries/:attemptId/retry',
+    { schema: { hide: true } },
+    action(
+      deps,
+      'keys',
+      (request) => `/console/webhooks/${(request.params as { webhookId: string }).webhookId}`,
+      async ({ request, session }) => {
+        const { webhookId, attemptId } = request.params as { webhookId: string; attemptId: string };
+        await webhooks.retry(session.accountId, webhookId, attemptId);
+        return { to: `/console/webhooks/${webhookId}`, flash: 'The event will be delivered again now.' };
+      },
+    ),
+  );
+}

@@ -1,0 +1,77 @@
+// How a parser child is started: under an OS address-space limit where the platform has one, and
+// inside Node's permission model (issue 11, item 7): it may read only its own code and pdf.js, and
+// may start no process or thread. The PDF's bytes reach it over IPC, so DATA_DIR (console token,
+// signing key, database) is not readable from it. Network modules are refused by the child's own
+// module hooks (parse-worker.ts), as Node 24's permission model does not cover the network.
+
+import { access, constants } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type MemoryLimitMethod = 'prlimit' | 'ulimit' | 'none';
+
+export const WORKER_PATH = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
+
+/** Node's flags for the child: the heap limit and the permission model's read allow-list. */
+export function childNodeArgs(heapLimitMb: number): string[] {
+  const pdfjsRoot = dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')));
+  return [
+    `--max-old-space-size=${heapLimitMb}`,
+    '--permission',
+    `--allow-fs-read=${dirname(WORKER_PATH)}/`,
+    `--allow-fs-read=${pdfjsRoot}/`,
+    WORKER_PATH,
+  ];
+}
+
+export interface Launcher {
+  method: MemoryLimitMethod;
+  command(node: string, nodeArgs: string[], memoryLimitMb: number): { command: string; args: string[] };
+}
+
+// prlimit(1) sets RLIMIT_AS and execs node in place, so the pid and the IPC channel are node's
+// own. Where it is missing, a POSIX shell's `ulimit -v` does the same. Elsewhere (macOS, Windows)
+// only the heap limit and the deadline apply.
+export async function findLauncher(memoryLimitMb: number): Promise<Launcher> {
+  if (process.platform === 'linux' && memoryLimitMb > 0) {
+    const prlimit = await firstExecutable(PRLIMIT_PATHS);
+    if (prlimit) {
+      return {
+        method: 'prlimit',
+        command: (node, nodeArgs, mb) => ({
+          command: prlimit,
+          args: [`--as=${mb * 1024 * 1024}`, '--', node, ...nodeArgs],
+        }),
+      };
+    }
+    if (await firstExecutable(['/bin/sh'])) {
+      return {
+        method: 'ulimit',
+        command: (node, nodeArgs, mb) => ({
+          command: '/bin/sh',
+          args: ['-c', 'ulimit -v "$0" && exec "$@"', String(mb * 1024), node, ...nodeArgs],
+        }),
+      };
+    }
+  }
+  return { method: 'none', command: (node, nodeArgs) => ({ command: node, args: nodeArgs }) };
+}
+
+// util-linux's install locations; PATH is not consulted, so the environment cannot swap the tool.
+const PRLIMIT_PATHS = ['/usr/bin/prlimit', '/bin/prlimit', '/usr/local/bin/prlimit'];
+
+async function firstExecutable(paths: string[]): Promise<string | undefined> {
+  for (const path of paths) {
+    if (await executable(path)) return path;
+  }
+  return undefined;
+}
+
+async function executable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,138 @@
+// Issue 12, item 3 (the PDF children) and issue 11, item 7 (their sandbox). A parser child that
+// dies for a reason other than the file (killed from outside, a deploy's signal) never turns a
+// valid CV into `cv_rejected`: the PDF is retried once on a fresh child, else 503. The children sit
+// in their own process group, so the service's group SIGTERM does not reach them. Inside, a child
+// can read only its code and pdf.js (not DATA_DIR), and can open no socket and start no process.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type CvCheckerEvent, createCvChecker, ParserPoolUnavailable } from '../src/pdf/cv-check.ts';
+import { ParserPool } from '../src/pdf/parser-pool.ts';
+import {
+  type TestContext,
+  applyWithCv,
+  CV_LIMITS,
+  closeDatabase,
+  pdfFixture,
+  startApp,
+  tempDir,
+} from './harness.ts';
+
+/** A checker whose parse_started events go to `onStart` (which may kill the child). */
+function checkerWith(onStart: (pid: number, attempt: number) => void) {
+  return createCvChecker({
+    ...CV_LIMITS,
+    poolSize: 1,
+    onEvent: (event: CvCheckerEvent) => {
+      if (event.type === 'parse_started') onStart(event.pid, event.attempt);
+    },
+  });
+}
+
+function cvFile(): string {
+  const file = path.join(tempDir(), 'cv.pdf');
+  fs.writeFileSync(file, pdfFixture('cv-2-pages.pdf'));
+  return file;
+}
+
+function processGroup(pid: number): number {
+  // /proc/<pid>/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces, so split after ")".
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
+describe('a child killed while it parses', () => {
+  test('once: the PDF is parsed again on a fresh child and the verdict is the file’s', async () => {
+    const pids: number[] = [];
+    const checker = checkerWith((pid, attempt) => {
+      pids.push(pid);
+      if (attempt === 1) process.kill(pid, 'SIGKILL');
+    });
+    try {
+      const verdict = await checker.check(cvFile());
+      assert.equal(verdict.ok, true);
+      assert.equal(pids.length, 2);
+      assert.notEqual(pids[0], pids[1], 'the retry ran on another child');
+    } finally {
+      await checker.close();
+    }
+  });
+
+  test('twice: ParserPoolUnavailable (503), never a verdict on the file', async () => {
+    const checker = checkerWith((pid) => process.kill(pid, 'SIGTERM'));
+    try {
+      await assert.rejects(checker.check(cvFile()), ParserPoolUnavailable);
+    } finally {
+      await checker.close();
+    }
+  });
+});
+
+describe('through the API', () => {
+  let ctx: TestContext;
+  let killed = 0;
+  const checker = checkerWith((pid, attempt) => {
+    if (attempt === 1) {
+      killed++;
+      process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  before(async () => {
+    ctx = await startApp({ inspector: checker });
+  });
+
+  after(async () => {
+    await ctx?.close();
+    await checker.close();
+    await closeDatabase();
+  });
+
+  test('an application whose parser child is killed mid-parse still succeeds', async () => {
+    const applied = await applyWithCv(ctx);
+    assert.equal(applied.res.statusCode, 201, applied.res.body);
+    assert.equal(killed, 1);
+  });
+});
+
+describe('the children’s process group and sandbox', () => {
+  const pool = new ParserPool({
+    size: 1,
+    timeoutMs: 5000,
+    memoryLimitMb: 1536,
+    heapLimitMb: 256,
+    recycleAfter: 200,
+  });
+  after(() => pool.close());
+
+  test('a child leads its own process group: the service’s group signal does not reach it', async () => {
+    let pid = 0;
+    const checker = checkerWith((p) => {
+      pid = p;
+    });
+    try {
+      assert.equal((await checker.check(cvFile())).ok, true);
+      assert.ok(pid > 0);
+      assert.equal(processGroup(pid), pid);
+      assert.notEqual(processGroup(pid), processGroup(process.pid));
+    } finally {
+      await checker.close();
+    }
+  });
+
+  test('inside the child: DATA_DIR unreadable, no socket, no fetch, no process', async () => {
+    const dataDir = tempDir('careers-data-');
+    const secret = path.join(dataDir, 'console-token');
+    fs.writeFileSync(secret, 'not for the parser\n', { mode: 0o600 });
+    const report = await pool.probeSandbox(secret);
+    assert.equal(report.read, 'ERR_ACCESS_DENIED');
+    assert.equal(report.connect, 'ERR_ACCESS_DENIED');
+    assert.equal(report.fetch, 'ERR_ACCESS_DENIED');
+    assert.equal(report.spawn, 'ERR_ACCESS_DENIED');
+    // The probe itself works: the child may read its own code.
+    const own = await pool.probeSandbox(new URL('../src/pdf/parse-worker.ts', import.meta.url).pathname);
+    assert.equal(own.read, 'allowed');
+  });
+});
