@@ -165,7 +165,7 @@ interface Setup {
   secret: string;
   accountId: string;
   jobId: string;
-  /** The managed jobs applications are spread over (a job takes 200 a day: 25 take 5,000). */
+  /** The managed jobs applications are spread over (a job takes 200 a day: 100 take 20,000). */
   jobIds: string[];
   templateId: string;
 }
@@ -188,7 +188,7 @@ async function setUp(service: ServiceProcess): Promise<Setup> {
     limits: {
       requestsPerMinute: 1_000_000,
       dailyApplications: 1_000_000,
-      managedAdSlots: 25,
+      managedAdSlots: 100,
       includedScreeningsPerManagedAd: 1_000_000,
       monthlyOverageCapCents: 100_000_000,
     },
@@ -205,7 +205,7 @@ async function setUp(service: ServiceProcess): Promise<Setup> {
   const job = await send(service.baseUrl, secret, 'POST', '/v1/jobs', jobBody('Soak role'), {});
   const jobId = JSON.parse(job!.text).job.id;
   const jobIds: string[] = [];
-  for (let i = 0; i < 25; i++) {
+  for (let i = 0; i < 100; i++) {
     const id =
       i === 0
         ? jobId
