@@ -1,9 +1,8 @@
 /**
- * The baseline's PDF check: a warm child process that opens a PDF with pdf.js and reads the text of
- * every page, as the service's parser children do. Written apart from src/pdf so that the baseline
- * shares no code with the service.
+ * The baseline's PDF check: a warm child process that opens a PDF (its bytes arrive over IPC) with
+ * pdf.js and reads the text of every page, as the service's parser children do. Written apart from
+ * src/pdf so that the baseline shares no code with the service.
  */
-import { readFile } from 'node:fs/promises';
 import { registerHooks } from 'node:module';
 
 registerHooks({
@@ -17,9 +16,9 @@ console.warn = () => {};
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 console.warn = warn;
 
-process.on('message', async (message: { file: string }) => {
+process.on('message', async (message: { data: Uint8Array }) => {
   try {
-    const data = new Uint8Array(await readFile(message.file));
+    const data = new Uint8Array(message.data.buffer, message.data.byteOffset, message.data.byteLength);
     const task = pdfjs.getDocument({
       data,
       verbosity: 0,

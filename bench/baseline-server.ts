@@ -10,11 +10,16 @@
  *   BASELINE_REDIS (a redis:// URL, or empty: counters in this process), BASELINE_BASE_URL,
  *   BASELINE_CONSENT_FILE (the consent-text body to answer), BASELINE_BLOB_DIR (received PDFs).
  */
+
+import { type ChildProcess, fork } from 'node:child_process';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fork, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { inflate as inflateCallback } from 'node:zlib';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+
+const inflate = promisify(inflateCallback);
 
 const env = process.env;
 const baseUrl = env.BASELINE_BASE_URL ?? 'http://bench.local';
@@ -189,13 +194,53 @@ function json(reply: FastifyReply, status: number, body: unknown) {
 
 // The PDF check of the application scenario: two warm child processes running pdf.js, as the
 // service's pool does (without the service's code: bench/baseline-pdf-child.ts is its own).
+// The bytes go to the child over IPC, as the service's must (its sandboxed children may not read
+// DATA_DIR), not a path.
 const pdfChildren: { child: ChildProcess; busy: boolean }[] = [];
 const pdfQueue: ((c: (typeof pdfChildren)[number]) => void)[] = [];
 for (let i = 0; i < 2; i++) {
-  const child = fork(new URL('./baseline-pdf-child.ts', import.meta.url), { stdio: 'ignore' } as never);
+  const child = fork(new URL('./baseline-pdf-child.ts', import.meta.url), {
+    stdio: 'ignore',
+    serialization: 'advanced',
+  } as never);
   pdfChildren.push({ child, busy: false });
 }
-function checkPdf(file: string): Promise<{ ok: boolean; pages: number }> {
+
+/**
+ * The minimal equivalent of the pre-scan every CV must pass before a parser sees it (issue 11: a
+ * required protection, so the baseline does it too): page objects in plain sight counted, every
+ * Flate stream that is not an image inflated off the loop against a budget of 64x the file, and
+ * the content streams' tokens counted.
+ */
+async function prescan(data: Buffer): Promise<boolean> {
+  const text = data.toString('latin1');
+  if ((text.match(/\/Type\s*\/Page(?![A-Za-z])/g)?.length ?? 0) > 10 * 4 + 20) return false;
+  let budget = Math.min(Math.max(data.length * 64, 8 << 20), 128 << 20);
+  let tokens = 0;
+  const streamAt = /stream\r?\n/g;
+  for (let m = streamAt.exec(text); m; m = streamAt.exec(text)) {
+    const start = m.index + m[0].length;
+    const end = text.indexOf('endstream', start);
+    if (end < 0) break;
+    const dict = text.slice(Math.max(0, text.lastIndexOf('<<', m.index)), m.index);
+    streamAt.lastIndex = end;
+    if (!dict.includes('/FlateDecode') || dict.includes('/Image')) continue;
+    try {
+      const out = await inflate(data.subarray(start, end), {
+        maxOutputLength: Math.min(1 << 20, budget + 1),
+      });
+      budget -= out.length;
+      if (budget < 0) return false;
+      if (!dict.includes('/Subtype') && !dict.includes('/Length1'))
+        for (let i = 1; i < out.length; i++) if (out[i - 1]! <= 32 && out[i]! > 32) tokens++;
+    } catch {
+      // Damaged or past the one-shot cap: left to the parser's own limits.
+    }
+  }
+  return tokens <= 10 * 50_000;
+}
+
+function checkPdf(data: Buffer): Promise<{ ok: boolean; pages: number }> {
   return new Promise((resolve) => {
     const run = (slot: (typeof pdfChildren)[number]) => {
       slot.busy = true;
@@ -205,7 +250,7 @@ function checkPdf(file: string): Promise<{ ok: boolean; pages: number }> {
         if (next) next(slot);
         resolve(m as { ok: boolean; pages: number });
       });
-      slot.child.send({ file });
+      slot.child.send({ data });
     };
     const free = pdfChildren.find((c) => !c.busy);
     if (free) run(free);
@@ -309,6 +354,13 @@ app.post('/v1/uploads', async (request, reply) => {
   const now = new Date();
   const id = newId('upl');
   const putExpires = new Date(now.getTime() + 300_000);
+  // The account's outstanding uploads against its byte quota (issue 11.4), as the service must.
+  const [room] = await sql.query(
+    'select coalesce(sum(bytes), 0)::float8 as bytes, min(expires_at) as first_expiry from uploads where used_at is null and expires_at > $1 and account_id = $2 and hosted = $3',
+    [now, principal.account_id, false],
+  );
+  if (Number(room!.bytes) + body.bytes > 100 * 10_485_760)
+    return fail(reply, 429, 'rate_limited', 'Too many outstanding uploads.');
   const sig = createHmac('sha256', signingKey)
     .update(`${id}.${body.bytes}.${putExpires.getTime()}`)
     .digest('base64url');
@@ -340,11 +392,15 @@ app.put('/uploads/:id', async (request, reply) => {
     .update(`${id}.${query.bytes}.${query.expires}`)
     .digest('base64url');
   if (sig !== query.sig) return fail(reply, 403, 'forbidden', 'Bad signature.');
+  // On disk before the 200, as the service's store must (the file, then its directory entry).
   const file = path.join(blobDir, id);
-  const out = fs.createWriteStream(file);
+  const out = fs.createWriteStream(file, { flags: 'wx', flush: true });
   await new Promise<void>((resolve, reject) => {
     (request.body as NodeJS.ReadableStream).pipe(out).on('finish', resolve).on('error', reject);
   });
+  const dir = await fs.promises.open(blobDir, 'r');
+  await dir.sync();
+  await dir.close();
   await sql.query('update uploads set received_at = $1 where id = $2 and received_at is null', [
     new Date(),
     id,
@@ -370,7 +426,7 @@ app.post('/v1/jobs/:jobId/applications', async (request, reply) => {
   );
   if (claimed.length === 0) return fail(reply, 409, 'conflict', 'Idempotency-Key in use.');
   const job = (await sql.query('select * from jobs where account_id = $1 and id = $2', [account, jobId]))[0];
-  if (!job || job.status !== 'published') return fail(reply, 404, 'not_found', 'Job not found.');
+  if (job?.status !== 'published') return fail(reply, 404, 'not_found', 'Job not found.');
   const emailKey = body.email.trim().toLowerCase();
   const day = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000);
   const budgets = async (q: Sql['query']) => {
@@ -393,7 +449,9 @@ app.post('/v1/jobs/:jobId/applications', async (request, reply) => {
   if (!upload || upload.used_at !== null || fs.statSync(file).size !== upload.bytes) {
     return fail(reply, 400, 'upload_invalid', 'Upload not usable.');
   }
-  const verdict = await checkPdf(file);
+  const data = await fs.promises.readFile(file);
+  if (!(await prescan(data))) return fail(reply, 422, 'cv_rejected', 'The CV was refused.');
+  const verdict = await checkPdf(data);
   if (!verdict.ok) return fail(reply, 422, 'cv_rejected', 'The CV was refused.');
   const answer = await sql.tx(async (q) => {
     await q('select * from accounts where id = $1 for update', [account]);
@@ -429,6 +487,21 @@ app.post('/v1/jobs/:jobId/applications', async (request, reply) => {
     await q(
       `insert into tasks (id, name, key, payload, state, attempts, max_attempts, run_after, created_at, updated_at) values ($1, 'build-cv', $2, $3, 'done', 0, 8, $4, $4, $4) on conflict (key) do nothing returning id`,
       [newId('tsk'), `bl-build-cv:${id}`, JSON.stringify({ kind: 'application', id }), now],
+    );
+    // The application.received event, with a delivery per subscribed webhook, as the service must.
+    await q(
+      `with e as (insert into events (id, account_id, type, data, dedupe_key, created_at) values ($1, $2, $3, $4::jsonb, null, $5) on conflict (dedupe_key) do nothing returning id),
+       d as (insert into webhook_deliveries (id, webhook_id, event_id, account_id, state, next_attempt_at, created_at, updated_at)
+             select 'dlv_' || substr(md5(w.id || ':' || e.id), 1, 26), w.id, e.id, $2, 'queued', $5, $5, $5 from e, webhooks w
+             where w.account_id = $2 and (w.types is null or $3 = any (w.types)) on conflict (webhook_id, event_id) do nothing)
+       select id from e`,
+      [
+        newId('evt'),
+        account,
+        'application.received',
+        JSON.stringify({ applicationId: id, jobId, status: 'received', cvStatus: 'processing' }),
+        now,
+      ],
     );
     const text = JSON.stringify({
       applicationId: id,

@@ -15,6 +15,7 @@ import { parseConfig } from '../src/config.ts';
 import { createRuntime, createServices } from '../src/deps.ts';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
 import { manyPagesPdf } from '../test/fixtures/hostile-pdfs.ts';
+import { benchApplication } from './application-body.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4) ?? 40);
 const ROUNDS = 3;
@@ -102,19 +103,7 @@ async function applicant(name: string, limits: Record<string, number> | null) {
       method: 'POST',
       url: `/v1/jobs/${job.id}/applications`,
       headers: { ...auth, 'idempotency-key': `${name}-${n}-${Math.random()}` },
-      payload: {
-        name: 'Bench Candidate',
-        email: `c${n}-${Math.random().toString(36).slice(2)}@example.com`,
-        cv: { uploadId: slot.uploadId },
-        consent: {
-          consentTextId: 'console_api_apply',
-          version: 'api_apply_v1',
-          acceptedAt: Date.now(),
-          ip: '203.0.113.9',
-          userAgent: 'bench',
-        },
-        lawfulBasis: { attested: true },
-      },
+      payload: benchApplication(`c${n}-${Math.random().toString(36).slice(2)}@example.com`, slot.uploadId),
     });
     return res.statusCode;
   };

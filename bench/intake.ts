@@ -13,6 +13,7 @@ import { parseConfig } from '../src/config.ts';
 import { createRuntime, createServices } from '../src/deps.ts';
 import type { CvInspector } from '../src/domain/intake/ports.ts';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
+import { benchApplication } from './application-body.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4) ?? 60);
 const CONCURRENCY = 4;
@@ -82,19 +83,7 @@ async function appWith(inspector: CvInspector) {
       method: 'POST',
       url: `/v1/jobs/${job.id}/applications`,
       headers: { ...auth, 'idempotency-key': `bench-${n}-${Math.random()}` },
-      payload: {
-        name: 'Bench Candidate',
-        email: `c${n}-${Math.random().toString(36).slice(2)}@example.com`,
-        cv: { uploadId: slot.uploadId },
-        consent: {
-          consentTextId: 'console_api_apply',
-          version: 'api_apply_v1',
-          acceptedAt: Date.now(),
-          ip: '203.0.113.9',
-          userAgent: 'bench',
-        },
-        lawfulBasis: { attested: true },
-      },
+      payload: benchApplication(`c${n}-${Math.random().toString(36).slice(2)}@example.com`, slot.uploadId),
     });
     if (res.statusCode !== 201) throw new Error(`apply ${res.statusCode} ${res.body}`);
   }

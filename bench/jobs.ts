@@ -7,17 +7,17 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { createRuntime } from '../src/deps.ts';
 import { jobRepository } from '../src/domain/jobs/job-repository.ts';
-import { encodeCursor } from '../src/lib/cursor.ts';
 import { systemClock } from '../src/lib/clock.ts';
+import { encodeCursor } from '../src/lib/cursor.ts';
 
 const JOBS = Number(process.argv.find((a) => a.startsWith('--jobs='))?.slice(7) ?? 100_000);
 const PAGE = 100;

@@ -3,11 +3,12 @@
  * an event loop with the server it measures. Takes one JSON argument and prints one JSON line:
  *   { kind: 'http', url, method, headers, body, connections, seconds, uniqueKey? }   (autocannon)
  *   { kind: 'intake', base, auth, jobId, pdf, connections, seconds }  (slot → PUT → application)
- * Output: { rps, p50, p99, statuses: { [code]: count }, errors }.
+ * Output: { rps, count, p50, p99, statuses: { [code]: count }, errors }.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import autocannon from 'autocannon';
+import { benchApplication } from './application-body.ts';
 
 interface HttpSpec {
   kind: 'http';
@@ -33,6 +34,8 @@ type Spec = HttpSpec | IntakeSpec;
 
 interface Outcome {
   rps: number;
+  /** Requests answered (the intake: applications accepted). */
+  count: number;
   p50: number;
   p99: number;
   statuses: Record<string, number>;
@@ -62,6 +65,7 @@ async function runHttp(spec: HttpSpec): Promise<Outcome> {
   }
   return {
     rps: result.requests.total / spec.seconds,
+    count: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     statuses,
@@ -124,19 +128,7 @@ async function runIntake(spec: IntakeSpec): Promise<Outcome> {
           'POST',
           `/v1/jobs/${spec.jobId}/applications`,
           { ...json, 'idempotency-key': `bench-${id}` },
-          JSON.stringify({
-            name: 'Bench Candidate',
-            email: `c-${id}@example.com`,
-            cv: { uploadId },
-            consent: {
-              consentTextId: 'console_api_apply',
-              version: 'api_apply_v1',
-              acceptedAt: Date.now(),
-              ip: '203.0.113.9',
-              userAgent: 'bench',
-            },
-            lawfulBasis: { attested: true },
-          }),
+          JSON.stringify(benchApplication(`c-${id}@example.com`, uploadId)),
         );
         statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
         if (answer.status === 201) latencies.push(performance.now() - start);
@@ -152,6 +144,7 @@ async function runIntake(spec: IntakeSpec): Promise<Outcome> {
   latencies.sort((a, b) => a - b);
   return {
     rps: latencies.length / elapsed,
+    count: latencies.length,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     statuses,

@@ -3,10 +3,11 @@
 //
 // The pool is the labelled set's people (test/fixtures/matches/pool.json) as virtual CVs, varied
 // (skills dropped, places and years changed) and repeated to the size, each held as an imported
-// candidate with a staged CV, so generation reads them exactly as in production. Runs on embedded
-// PGlite by default, or on DATABASE_URL.
+// candidate with a staged CV, so generation reads them exactly as in production; one in ten
+// (`--platform-every 10`) is instead a platform person open to matches (no account: in every
+// account's pool). Runs on embedded PGlite by default, or on DATABASE_URL.
 //
-// Usage: npm run bench:matches [-- --sizes 1000,20000 --runs 3]
+// Usage: npm run bench:matches [-- --sizes 1000,20000 --runs 3 --platform-every 10]
 
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/connect.ts';
@@ -21,8 +22,13 @@ import pool from '../test/fixtures/matches/pool.json' with { type: 'json' };
 import roles from '../test/fixtures/matches/roles.json' with { type: 'json' };
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '1000,20000' }, runs: { type: 'string', default: '3' } },
+  options: {
+    sizes: { type: 'string', default: '1000,20000' },
+    runs: { type: 'string', default: '3' },
+    'platform-every': { type: 'string', default: '10' },
+  },
 });
+const platformEvery = Number(values['platform-every']);
 const sizes = values.sizes.split(',').map(Number);
 const runs = Number(values.runs);
 
@@ -95,11 +101,33 @@ async function fill(accountId: string, size: number, offset = 0): Promise<void> 
   const now = clock.now();
   for (let start = 0; start < size; start += 500) {
     const candidates = [];
-    const profiles: { id: string; email: string; profile: ReturnType<typeof candidateProfile> }[] = [];
+    const people = [];
+    const profiles: {
+      id: string;
+      email: string;
+      platform: boolean;
+      profile: ReturnType<typeof candidateProfile>;
+    }[] = [];
     for (let i = start; i < Math.min(size, start + 500); i++) {
       const cv = pool[(i + offset) % pool.length] as Description;
-      const id = newId('cand', now);
+      const platform = platformEvery > 0 && i % platformEvery === platformEvery - 1;
+      const id = newId(platform ? 'per' : 'cand', now);
       const email = `p${i + offset}-${accountId}@bench.example`;
+      const profile = candidateProfile(virtualCv(cv, Math.floor((i + offset) / pool.length)), now);
+      profiles.push({ id, email, platform, profile });
+      if (platform) {
+        people.push({
+          id,
+          email_key: email,
+          name: 'Bench Person',
+          open_to_matches: true,
+          cv_status: 'built' as const,
+          blob_key: null,
+          created_at: now,
+          updated_at: now,
+        });
+        continue;
+      }
       candidates.push({
         id,
         account_id: accountId,
@@ -117,17 +145,16 @@ async function fill(accountId: string, size: number, offset = 0): Promise<void> 
         created_at: now,
         updated_at: now,
       });
-      const profile = candidateProfile(virtualCv(cv, Math.floor((i + offset) / pool.length)), now);
-      profiles.push({ id, email, profile });
     }
-    await db.insertInto('candidates').values(candidates).execute();
+    if (candidates.length > 0) await db.insertInto('candidates').values(candidates).execute();
+    if (people.length > 0) await db.insertInto('people').values(people).execute();
     await db.transaction().execute(async (trx) => {
       for (const { profile: full, ...p } of profiles) {
         const { words, ...profile } = full;
         await matchRepository.upsertProfile(trx, {
-          subject_kind: 'candidate',
+          subject_kind: p.platform ? 'person' : 'candidate',
           subject_id: p.id,
-          account_id: accountId,
+          account_id: p.platform ? null : accountId,
           email_key: p.email,
           profile,
           terms: [...profile.skills, ...new Set(profile.titles.flat().map((c) => `t:${c}`))],
@@ -140,7 +167,11 @@ async function fill(accountId: string, size: number, offset = 0): Promise<void> 
 }
 
 console.log(
-  `Match generation and read (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}), ${runs} runs each\n`,
+  `Match generation and read (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}), ${runs} runs each, ${
+    platformEvery > 0
+      ? `one profile in ${platformEvery} a platform person (those of smaller pools stay)`
+      : 'no platform people'
+  }\n`,
 );
 for (const size of sizes) {
   const accountId = newId('acc', clock.now());

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type ServiceProcess, freePort, startService } from '../test/service-process.ts';
+import { freePort, type ServiceProcess, startService } from '../test/service-process.ts';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const DURATION_MS = MINUTES * 60_000;

@@ -16,8 +16,8 @@ import { rankCandidates } from '../src/domain/matches/rank.ts';
 import { createCvChecker, type PdfPage } from '../src/pdf/cv-check.ts';
 import judgements from '../test/fixtures/matches/judgements.json' with { type: 'json' };
 import pool from '../test/fixtures/matches/pool.json' with { type: 'json' };
-import roles from '../test/fixtures/matches/roles.json' with { type: 'json' };
 import { type PoolCvDescription, renderPoolCv } from '../test/fixtures/matches/render-cv.ts';
+import roles from '../test/fixtures/matches/roles.json' with { type: 'json' };
 
 export const NOW = new Date('2026-11-24T00:00:00Z');
 

@@ -1,17 +1,21 @@
+import { createRequire } from 'node:module';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import type * as AjvModule from 'ajv';
+import type { Ajv } from 'ajv';
+import type AddFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
-import { registerApplyPages } from './http/pages/apply-page.ts';
-import type { ApplyTunables } from './http/pages/apply/challenge.ts';
 import { registerConsoleWeb } from './http/console-web/index.ts';
-import { routes } from './http/routes.ts';
 import { registerProbes } from './http/ops/probes.ts';
-import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
+import type { ApplyTunables } from './http/pages/apply/challenge.ts';
+import { registerApplyPages } from './http/pages/apply-page.ts';
+import { routes } from './http/routes.ts';
 import type { App } from './http/types.ts';
+import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
+import type { Clock } from './lib/clock.ts';
+import { newId } from './lib/ids.ts';
 import {
   MAX_PARAM_LENGTH,
   registerErrorHandling,
@@ -23,10 +27,7 @@ import { registerGuard } from './plugins/guard.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
-import { registerMetrics } from './plugins/metrics.ts';
 import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
-import { newId } from './lib/ids.ts';
-import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
 
 export interface AppOptions {
@@ -54,30 +55,110 @@ function hopCount(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
-function validators() {
-  // Bodies are strict: an unknown or forbidden field is a 400, never silently dropped or coerced.
-  const strict = new Ajv({
-    allErrors: false,
-    removeAdditional: false,
-    coerceTypes: false,
-    useDefaults: false,
-    strict: false,
-  });
-  // Query strings and path parameters arrive as text; their numbers are read from it.
-  const lenient = new Ajv({
-    allErrors: false,
-    removeAdditional: false,
-    coerceTypes: true,
-    useDefaults: true,
-    strict: false,
-  });
-  addFormats.default(strict);
-  addFormats.default(lenient);
-  return { strict, lenient };
+/**
+ * The route validators: Ajv, two instances made on the first compile. Given to Fastify through its
+ * schema controller, so that Fastify does not load its own Ajv compiler only to replace it.
+ */
+function validatorCompiler() {
+  let instances: { strict: Ajv; lenient: Ajv } | null = null;
+  const ajv = () => {
+    if (instances !== null) return instances;
+    // Ajv itself is loaded with the first schema compiled (CommonJS: required synchronously).
+    const load = createRequire(import.meta.url);
+    const { Ajv } = load('ajv') as typeof AjvModule;
+    const addFormats = load('ajv-formats') as typeof AddFormats;
+    // Bodies are strict: an unknown or forbidden field is a 400, never silently dropped or coerced.
+    const strict = new Ajv({
+      allErrors: false,
+      removeAdditional: false,
+      coerceTypes: false,
+      useDefaults: false,
+      strict: false,
+    });
+    // Query strings and path parameters arrive as text; their numbers are read from it.
+    const lenient = new Ajv({
+      allErrors: false,
+      removeAdditional: false,
+      coerceTypes: true,
+      useDefaults: true,
+      strict: false,
+    });
+    addFormats.default(strict);
+    addFormats.default(lenient);
+    instances = { strict, lenient };
+    return instances;
+  };
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) => {
+    if (httpPart !== 'body') return onFirstUse(() => ajv().lenient.compile(schema));
+    const validate = onFirstUse(() => ajv().strict.compile(schema));
+    // A body the route marks optional (Type.Optional) may be left out; Fastify validates it as null.
+    if ((schema as { '~optional'?: boolean })['~optional'] !== true) return validate;
+    const optional = Object.assign(
+      (data: unknown): boolean => {
+        if (data === null) return true;
+        const ok = validate(data);
+        optional.errors = validate.errors;
+        return ok;
+      },
+      { errors: null as typeof validate.errors },
+    );
+    return optional;
+  };
+}
+
+/**
+ * A validator compiled on its first call rather than when the app starts: compiling every route's
+ * schemas (Ajv, and fast-json-stringify below) was a third of the start-up's CPU (issue 14), for
+ * routes most processes never serve. `errors` is read by Fastify after each call.
+ */
+function onFirstUse<F extends ((data: unknown) => boolean) & { errors?: unknown }>(compile: () => F) {
+  let compiled: F | null = null;
+  const validate = Object.assign(
+    (data: unknown): boolean => {
+      compiled ??= compile();
+      const ok = compiled(data);
+      validate.errors = compiled.errors;
+      return ok;
+    },
+    { errors: null as F['errors'] | null },
+  );
+  return validate;
+}
+
+type SerializerFactory = (
+  externalSchemas: unknown,
+  options: unknown,
+) => (route: unknown) => (data: unknown) => string;
+
+/**
+ * Fastify's own response serialisers (fast-json-stringify with the shared schemas), each built on
+ * its first answer; fast-json-stringify itself (and the Ajv it brings) is loaded then too.
+ */
+function lazySerializers(): SerializerFactory {
+  let factory: SerializerFactory | null = null;
+  return (externalSchemas, options) => {
+    let compiler: ((route: unknown) => (data: unknown) => string) | null = null;
+    return (route) => {
+      let serialize: ((data: unknown) => string) | null = null;
+      return (data) => {
+        if (serialize === null) {
+          factory ??= (
+            createRequire(import.meta.resolve('fastify'))(
+              '@fastify/fast-json-stringify-compiler',
+            ) as () => SerializerFactory
+          )();
+          compiler ??= factory(externalSchemas, options);
+          serialize = compiler(route);
+        }
+        return serialize(data);
+      };
+    };
+  };
 }
 
 /** Builds the service's HTTP app; it never listens (tests inject, main.ts listens). */
 export async function buildApp(options: AppOptions): Promise<App> {
+  const validate = validatorCompiler();
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimitBytes ?? 1_048_576,
@@ -85,6 +166,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy:
       typeof options.trustProxy === 'number' ? hopCount(options.trustProxy) : (options.trustProxy ?? false),
     genReqId: () => newId('req'),
+    schemaController: {
+      compilersFactory: {
+        buildValidator: (() => validate) as never,
+        buildSerializer: lazySerializers() as never,
+      },
+    },
     // One line per answered request instead of Fastify's two: see registerRequestLog.
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     requestIdHeader: false,
@@ -110,24 +197,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
-  const { strict, lenient } = validators();
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart !== 'body') return lenient.compile(schema);
-    const validate = strict.compile(schema);
-    // A body the route marks optional (Type.Optional) may be left out; Fastify validates it as null.
-    if ((schema as { '~optional'?: boolean })['~optional'] !== true) return validate;
-    const optional = Object.assign(
-      (data: unknown): boolean => {
-        if (data === null) return true;
-        const ok = validate(data);
-        optional.errors = validate.errors;
-        return ok;
-      },
-      { errors: null as typeof validate.errors },
-    );
-    return optional;
-  });
-
   // Set when the request arrives, so that every answer carries them, errors included; a route that
   // may be cached sets its own cache-control over the default. A callback hook, not an async one:
   // it runs on every request and awaits nothing.
@@ -141,7 +210,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   if (options.logger) registerRequestLog(app);
 
-  const registry = registerMetrics(app);
+  // Metrics only when they can be read (METRICS_TOKEN): prom-client and its collectors are not
+  // loaded otherwise (issue 14: ~45 ms of start-up and ~8 MB).
+  const registry = options.metricsToken ? (await import('./plugins/metrics.ts')).registerMetrics(app) : null;
   const faultMetrics = registerFaultMetrics(app, registry);
   watchRateLimitStore(app, options.rateLimits, faultMetrics);
   await registerOpenApi(app, options.publicBaseUrl);

@@ -35,6 +35,14 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may use http and private addresses (development, tests). */
   readonly webhooks: { readonly allowPrivate: boolean };
+  /** EMBEDDINGS_URL and friends: an OpenAI-compatible embeddings endpoint for matching; null: off. */
+  readonly embeddings: {
+    readonly url: string;
+    readonly model: string;
+    readonly apiKey: string | null;
+    readonly timeoutMs: number;
+    readonly batchSize: number;
+  } | null;
 }
 
 export class ConfigError extends Error {
@@ -176,6 +184,22 @@ export function parseConfig(env: Env = process.env): Config {
     logLevel,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 1_000, 600_000),
     webhooks: Object.freeze({ allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE') }),
+    embeddings: embeddings(env),
+  });
+}
+
+/** The matching's embedding provider (issue 19): off unless EMBEDDINGS_URL is set, then a model is required. */
+function embeddings(env: Env): Config['embeddings'] {
+  const endpoint = url(env, 'EMBEDDINGS_URL', ['http:', 'https:']);
+  if (endpoint === null) return null;
+  const model = text(env, 'EMBEDDINGS_MODEL');
+  if (model === null) throw new ConfigError('EMBEDDINGS_MODEL', 'is required when EMBEDDINGS_URL is set');
+  return Object.freeze({
+    url: endpoint,
+    model,
+    apiKey: text(env, 'EMBEDDINGS_API_KEY'),
+    timeoutMs: integer(env, 'EMBEDDINGS_TIMEOUT_MS', 5_000, 100, 60_000),
+    batchSize: integer(env, 'EMBEDDINGS_BATCH_SIZE', 32, 1, 256),
   });
 }
 

@@ -1,40 +1,45 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AppOptions } from './app.ts';
+import { buildApp } from './app.ts';
+import { type BlobStore, type ConfiguredBlobStore, createBlobStore } from './blob-store/index.ts';
 import type { Config } from './config.ts';
+import { createCvBuildRunner } from './cv-builder/runner.ts';
 import { type DbHandle, openDatabase } from './db/connect.ts';
 import { migrate, migrationsCurrent } from './db/migrate.ts';
-import { type BlobStore, type ConfiguredBlobStore, createBlobStore } from './blob-store/index.ts';
 import { createAccountService } from './domain/accounts/account-service.ts';
-import { createApplicationService } from './domain/intake/application-service.ts';
-import { createCandidateService } from './domain/intake/candidate-service.ts';
-import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
-import { createUploadService } from './domain/intake/upload-service.ts';
-import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
-import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
-import { createJobService } from './domain/jobs/job-service.ts';
-import { createPublicJobService } from './domain/jobs/public-job-service.ts';
-import { createFormTokens } from './domain/intake/form-token.ts';
-import { createKeyService } from './domain/keys/key-service.ts';
-import { type Clock, systemClock } from './lib/clock.ts';
-import { randomToken } from './lib/ids.ts';
-import { createCvChecker } from './pdf/cv-check.ts';
-import { type RateLimitStore, memoryStore, redisStore } from './rate-limit/store.ts';
-import { createCvBuildRunner } from './cv-builder/runner.ts';
-import { type VirtualCvBuilder, createCvService } from './domain/cv/cv-service.ts';
-import { mailRepository } from './mail/mail-repository.ts';
-import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
-import { createTaskQueue } from './tasks/queue.ts';
-import { createScreeningService } from './domain/screening/screening-service.ts';
-import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
-import { taskRepository } from './tasks/task-repository.ts';
-import { createMatchService } from './domain/matches/match-service.ts';
-import type { TaskHandlers } from './tasks/worker.ts';
-import { createEventLog } from './domain/events/event-log.ts';
-import { createWebhookService } from './domain/events/webhook-service.ts';
-import { type DispatcherLog, createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
-import { type Resolver, createWebhookSender } from './webhooks/sender.ts';
 import { createAuditService } from './domain/console-users/audit-service.ts';
 import { createConsoleUserService } from './domain/console-users/user-service.ts';
+import { createCvService, type VirtualCvBuilder } from './domain/cv/cv-service.ts';
+import { createEventLog } from './domain/events/event-log.ts';
+import { createWebhookDispatcher, type DispatcherLog } from './domain/events/webhook-dispatcher.ts';
+import { createWebhookService } from './domain/events/webhook-service.ts';
+import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
+import { createApplicationService } from './domain/intake/application-service.ts';
+import { createCandidateService } from './domain/intake/candidate-service.ts';
+import { createFormTokens } from './domain/intake/form-token.ts';
+import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
+import { createPersonService } from './domain/intake/person-service.ts';
+import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
+import { createUploadService } from './domain/intake/upload-service.ts';
+import { createJobService } from './domain/jobs/job-service.ts';
+import { createPublicJobService } from './domain/jobs/public-job-service.ts';
+import { createKeyService } from './domain/keys/key-service.ts';
+import { type EmbeddingProvider, httpEmbeddings } from './domain/matches/embeddings.ts';
+import { createMatchService } from './domain/matches/match-service.ts';
+import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
+import { createScreeningService } from './domain/screening/screening-service.ts';
+import type { App } from './http/types.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { randomToken } from './lib/ids.ts';
+import { mailRepository } from './mail/mail-repository.ts';
+import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
+import { createCvChecker } from './pdf/cv-check.ts';
+import { memoryStore, type RateLimitStore, redisStore } from './rate-limit/store.ts';
+import { createTaskQueue } from './tasks/queue.ts';
+import { taskRepository } from './tasks/task-repository.ts';
+import { createWorker, type TaskHandlers, type WorkerLog } from './tasks/worker.ts';
+import { createWebhookSender, type Resolver } from './webhooks/sender.ts';
 
 export interface ServiceDeps {
   handle: DbHandle;
@@ -50,6 +55,8 @@ export interface ServiceDeps {
   claimLinkKey: string;
   /** Webhook delivery: WEBHOOK_ALLOW_PRIVATE, and the resolver (tests inject one). */
   webhooks?: { allowPrivate: boolean; resolve?: Resolver };
+  /** Matching's embedding provider (EMBEDDINGS_URL); absent or null: off, no network call. */
+  embeddings?: EmbeddingProvider | null;
 }
 
 const FINISHED_TASKS_KEPT_MS = 7 * 86_400_000;
@@ -63,7 +70,14 @@ export function createServices(deps: ServiceDeps) {
   const idempotency = createIdempotencyService({ db, clock });
   const events = createEventLog({ db, clock });
   const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
-  const matches = createMatchService({ db, clock, queue, events });
+  const matches = createMatchService({
+    db,
+    clock,
+    queue,
+    events,
+    embeddings: deps.embeddings ?? null,
+    warn: (message) => process.emitWarning(message, 'MatchingEmbeddingsWarning'),
+  });
   const cv = createCvService({
     db,
     clock,
@@ -82,6 +96,16 @@ export function createServices(deps: ServiceDeps) {
   const applications = createApplicationService({ db, clock, uploads, queue, events });
   const audit = createAuditService({ db, clock });
   const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
+  const people = createPersonService({
+    db,
+    clock,
+    uploads,
+    files,
+    inspector,
+    build: deps.build,
+    queue,
+    matches,
+  });
   const taskHandlers: TaskHandlers = {
     'build-cv': (p, task) => cv.buildCv(p.kind, p.id, { last: task.attempts >= task.max_attempts }),
     'send-claim-mail': (p) => cv.sendClaimMail(p.kind, p.id),
@@ -94,6 +118,7 @@ export function createServices(deps: ServiceDeps) {
     'refresh-matches': async (p) => {
       await matches.refresh(p.accountId);
     },
+    'build-person-cv': (p, task) => people.buildCv(p.personId, { last: task.attempts >= task.max_attempts }),
   };
   return {
     accounts: createAccountService({ db, clock }),
@@ -101,6 +126,7 @@ export function createServices(deps: ServiceDeps) {
     applications,
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
     candidates: createCandidateService({ db, clock, uploads, files, queue, matches, events }),
+    people,
     keys: createKeyService({ db, clock }),
     idempotency,
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
@@ -148,6 +174,8 @@ export function createServices(deps: ServiceDeps) {
         stagedCvs: await cv.expireStaged(),
         // Edits of a managed role's words or cap, and roles newly managed, queue their generation.
         matchGenerations: await matches.refresh(null),
+        // Generations that ranked lexically because the embedding provider failed (counted warning).
+        embeddingFallbacks: matches.takeEmbeddingFallbacks(),
         finishedTasks: await taskRepository.deleteFinished(
           db,
           new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),
@@ -164,6 +192,8 @@ export function createServices(deps: ServiceDeps) {
 export type Services = ReturnType<typeof createServices>;
 
 export interface Runtime {
+  /** The configuration the runtime was built from. */
+  config: Config;
   handle: DbHandle;
   /** What the services were built from; tools rebuild services with one part replaced. */
   serviceDeps: ServiceDeps;
@@ -173,7 +203,29 @@ export interface Runtime {
   clock: Clock;
   consoleToken: string;
   consoleTokenSource: string;
+  /** Closes what the runtime created (never what was passed in as an override), newest first. */
   close(): Promise<void>;
+}
+
+/**
+ * The outside world a runtime may be given instead of building it from the configuration: tests
+ * pass a manual clock, a shared database, a warm PDF pool, an in-process CV builder, a stand-in for
+ * DNS; tools replace one part. What is passed in, its owner closes.
+ */
+export interface RuntimeOverrides {
+  clock?: Clock;
+  handle?: DbHandle | Promise<DbHandle>;
+  /** false: the database is used as it is (its migrations are the caller's business). */
+  migrate?: boolean;
+  files?: ConfiguredBlobStore;
+  inspector?: CvInspector;
+  mailer?: Mailer;
+  build?: VirtualCvBuilder;
+  rateLimits?: RateLimitStore;
+  /** The webhook sender's resolver in place of DNS. */
+  resolve?: Resolver;
+  /** Changes the services once built (a test makes one method fail). */
+  wrapServices?: (services: Services) => Services;
 }
 
 /** The console token: from CONSOLE_TOKEN, else generated once and kept in DATA_DIR/console-token. */
@@ -212,56 +264,98 @@ export function resolveClaimLinkKey(config: Config): string {
   return key;
 }
 
-export async function createRuntime(
-  config: Config,
-  options: { clock?: Clock; handle?: Promise<DbHandle> } = {},
-): Promise<Runtime> {
-  const clock = options.clock ?? systemClock;
-  const handle = await (options.handle ??
-    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  await migrate(handle);
-  const rateLimits = config.redisUrl ? redisStore(config.redisUrl) : memoryStore();
+export async function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
+  const owned: { close(): Promise<void> | void }[] = [];
+  function own<T extends { close(): Promise<void> | void }>(thing: T): T {
+    owned.push(thing);
+    return thing;
+  }
+  const clock = overrides.clock ?? systemClock;
+  const handle = await (overrides.handle ??
+    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).then(own));
+  if (overrides.migrate !== false) await migrate(handle);
+  const rateLimits =
+    overrides.rateLimits ?? own(config.redisUrl ? redisStore(config.redisUrl) : memoryStore());
   const { token, source } = resolveConsoleToken(config);
-  const files = await createBlobStore(config, {
-    publicBaseUrl: config.http.publicBaseUrl,
-    dataDir: config.dataDir,
-    clock,
-  });
+  const files =
+    overrides.files ??
+    own(
+      await createBlobStore(config, {
+        publicBaseUrl: config.http.publicBaseUrl,
+        dataDir: config.dataDir,
+        clock,
+      }),
+    );
   const cvLimits = { maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages };
-  const checker = createCvChecker(cvLimits);
-  const builder = createCvBuildRunner();
-  const mailer = config.mail.smtpUrl
-    ? smtpMailer({ db: handle.db, clock, url: config.mail.smtpUrl, from: config.mail.from })
-    : outboxMailer({ db: handle.db, clock });
+  const inspector = overrides.inspector ?? own(createCvChecker(cvLimits));
+  const build = overrides.build ?? (own(createCvBuildRunner()).build as VirtualCvBuilder);
+  const mailer =
+    overrides.mailer ??
+    own(
+      config.mail.smtpUrl
+        ? smtpMailer({ db: handle.db, clock, url: config.mail.smtpUrl, from: config.mail.from })
+        : outboxMailer({ db: handle.db, clock }),
+    );
   const serviceDeps: ServiceDeps = {
     handle,
     clock,
     publicBaseUrl: config.http.publicBaseUrl,
     files,
-    inspector: checker,
+    inspector,
     cvLimits,
     mailer,
-    build: builder.build as VirtualCvBuilder,
+    build,
     stagedTtlSeconds: config.cv.stagedTtlSeconds,
     claimLinkKey: resolveClaimLinkKey(config),
-    webhooks: { allowPrivate: config.webhooks.allowPrivate },
+    webhooks: {
+      allowPrivate: config.webhooks.allowPrivate,
+      ...(overrides.resolve ? { resolve: overrides.resolve } : {}),
+    },
+    embeddings: config.embeddings ? httpEmbeddings(config.embeddings) : null,
   };
+  const services = createServices(serviceDeps);
   return {
+    config,
     handle,
     serviceDeps,
     files,
-    services: createServices(serviceDeps),
+    services: overrides.wrapServices ? overrides.wrapServices(services) : services,
     rateLimits,
     clock,
     consoleToken: token,
     consoleTokenSource: source,
     async close() {
-      await mailer.close();
-      await checker.close();
-      await builder.close();
-      await files.close();
-      await rateLimits.close();
-      await handle.close();
+      for (const thing of owned.splice(0).reverse()) await thing.close();
     },
   };
+}
+
+/** The runtime's HTTP app, set up as its configuration says; `extra` for what the config does not hold. */
+export function createRuntimeApp(
+  runtime: Runtime,
+  extra: Pick<AppOptions, 'logger' | 'authFailuresPerMinute' | 'applyPage'> = {},
+): Promise<App> {
+  const { config } = runtime;
+  return buildApp({
+    services: runtime.services,
+    files: runtime.files,
+    rateLimits: runtime.rateLimits,
+    clock: runtime.clock,
+    consoleToken: runtime.consoleToken,
+    publicBaseUrl: config.http.publicBaseUrl,
+    bodyLimitBytes: config.http.bodyLimitBytes,
+    trustProxy: config.http.trustProxy,
+    metricsToken: config.metricsToken,
+    ...extra,
+  });
+}
+
+/** The runtime's task worker (not started). */
+export function createRuntimeWorker(runtime: Runtime, options: { log: WorkerLog; pollMs?: number }) {
+  return createWorker({
+    db: runtime.handle.db,
+    clock: runtime.clock,
+    handlers: runtime.services.taskHandlers,
+    ...options,
+  });
 }

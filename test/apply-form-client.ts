@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/http/types.ts';
-import { linkPath } from './harness.ts';
+import { linkPath } from './support/mail.ts';
 
 /** The hosted apply form as a browser without JavaScript drives it (shared by the apply tests). */
 export interface OpenForm {

@@ -1,53 +1,35 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import net from 'node:net';
-import { ConfigError, parseConfig } from '../src/config.ts';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ConfigError, parseConfig } from '../src/config.ts';
 import { resolveClaimLinkKey } from '../src/deps.ts';
+import { checkValues } from '../src/http/pages/apply/submit-form.ts';
+import { PAGE_WORDS } from '../src/http/pages/i18n.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { solveProofOfWork } from '../src/lib/proof-of-work.ts';
 import { greetingName } from '../src/mail/templates.ts';
-import { checkValues } from '../src/http/pages/apply/submit-form.ts';
-import { PAGE_WORDS } from '../src/http/pages/i18n.ts';
 import { formOf, normalized, openForm, send, textOf } from './apply-form-client.ts';
+import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { CV_LIMITS, listen, startApp, type TestContext, tempDir, useTestApp } from './support/app.ts';
 import {
-  CV_LIMITS,
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createPublished,
-  cvPdf,
-  drainAll,
-  intakeAccount,
-  mailTo,
-  pdfFixture,
-  startApp,
-  unique,
-  uploadPdf,
   applicationBody,
   consentReceipt,
-  claimLinksIn,
-  linkPath,
-  listen,
+  cvPdf,
+  pdfFixture,
   putUpload,
-  tempDir,
-} from './harness.ts';
+  uploadPdf,
+} from './support/intake.ts';
+import { createPublished } from './support/jobs.ts';
+import { claimLinksIn, drainAll, linkPath, mailTo } from './support/mail.ts';
 
 const T0 = '2026-03-16T09:00:00.000Z';
-let ctx: TestContext;
 
-before(async () => {
-  ctx = await startApp({
-    clock: new ManualClock(T0),
-    applyPage: { burstPerAddress: 1000, burstPerJob: 1000 },
-  });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
+const ctx = useTestApp({
+  clock: new ManualClock(T0),
+  applyPage: { burstPerAddress: 1000, burstPerJob: 1000 },
 });
 
 let ipSeq = 0;

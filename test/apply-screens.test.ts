@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { type Browser, type Page, type Response, chromium } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page, Response } from 'playwright-core';
 import { ManualClock } from '../src/lib/clock.ts';
-import {
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createPublished,
-  intakeAccount,
-  startListeningApp,
-  unique,
-} from './harness.ts';
+import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { startListeningApp, useTestApp } from './support/app.ts';
+import { ARTIFACTS, NO_CHROMIUM, offlineContext, submitApplyForm, useBrowser } from './support/browser.ts';
+import { createPublished } from './support/jobs.ts';
 
 // The apply page's states in a real browser at phone and desktop width, screenshots in
 // test-artifacts/, and the burst challenge: the page's script solves the proof of work; a browser
@@ -21,65 +15,35 @@ import {
 declare const document: { documentElement: { scrollWidth: number } };
 declare const window: { innerWidth: number };
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}`;
-const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const CV_PDF = path.resolve(import.meta.dirname, 'fixtures', 'pdf', 'cv-2-pages.pdf');
 const WAIT_MS = 4000;
 const WIDTHS = [390, 1280] as const;
 
-let ctx: TestContext & { baseUrl: string };
-let browser: Browser;
-let intake: Awaited<ReturnType<typeof intakeAccount>>;
-
-before(async () => {
-  if (SKIP) return;
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  ctx = await startListeningApp({
+const ctx = useTestApp(
+  {
+    listen: true,
     clock: new ManualClock('2026-03-17T09:00:00.000Z'),
     applyPage: { burstPerAddress: 1000, burstPerJob: 1000, waitMs: WAIT_MS, powBits: 12 },
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-  intake = await intakeAccount(ctx.app, { companyName: 'Screens Ltd' });
-});
-
-after(async () => {
-  await browser?.close();
-  await ctx?.close();
-  await closeDatabase();
-});
+  },
+  async () => {
+    intake = await intakeAccount(ctx.app, { companyName: 'Screens Ltd' });
+  },
+);
+const browser = useBrowser();
+let intake: Awaited<ReturnType<typeof intakeAccount>>;
 
 async function open(width: number, javaScriptEnabled = true): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled });
-  context.setDefaultTimeout(20_000);
-  await context.route('**/*', (route) =>
-    route.request().url().startsWith(ctx.baseUrl) ? route.continue() : route.abort(),
-  );
+  const context = await offlineContext(browser, ctx.baseUrl, {
+    viewport: { width, height: 900 },
+    javaScriptEnabled,
+  });
   return context.newPage();
 }
 
-async function submit(page: Page, jobId: string): Promise<Response> {
-  const [response] = await Promise.all([
-    page.waitForResponse(
-      (r) =>
-        r.request().method() === 'POST' &&
-        new URL(r.url()).pathname === `/apply/${jobId}` &&
-        r.request().isNavigationRequest(),
-    ),
-    page.waitForEvent('domcontentloaded'),
+function submit(page: Page, jobId: string): Promise<Response> {
+  return submitApplyForm(page, jobId, () =>
     page.getByRole('button', { name: 'I agree — send my application' }).click(),
-  ]);
-  return response;
+  );
 }
 
 async function noOverflow(page: Page, label: string) {
@@ -96,7 +60,7 @@ async function shot(page: Page, name: string) {
 
 const email = () => `${unique('screens').toLowerCase()}@example.com`;
 
-describe('apply page states in Chromium', { skip: SKIP }, () => {
+describe('apply page states in Chromium', { skip: NO_CHROMIUM }, () => {
   for (const width of WIDTHS) {
     test(`${width}px: the form, an error with the file kept, sent without choosing the file again, the way on`, async () => {
       const job = await createPublished(intake.api, { title: `Warehouse Lead ${width}` });
@@ -143,13 +107,10 @@ describe('apply page states in Chromium', { skip: SKIP }, () => {
       const account = await intakeAccount(burst.app);
       const job = await createPublished(account.api, { title: 'Challenged Role' });
       for (const javaScript of [true, false]) {
-        const context = await browser.newContext({
+        const context = await offlineContext(browser, burst.baseUrl, {
           viewport: { width: 390, height: 900 },
           javaScriptEnabled: javaScript,
         });
-        await context.route('**/*', (route) =>
-          route.request().url().startsWith(burst.baseUrl) ? route.continue() : route.abort(),
-        );
         const page = await context.newPage();
         await page.goto(job.applyLink);
         await page.getByLabel('Full name').fill('Sam Reyes');

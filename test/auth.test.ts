@@ -1,38 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import {
-  type TestContext,
-  client,
-  closeDatabase,
-  consoleCall,
-  errorOf,
-  jobsAccount,
-  newAccount,
-  newKey,
-  startApp,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { client, consoleCall, jobsAccount, newAccount, newKey } from './support/accounts.ts';
+import { startApp, useTestApp } from './support/app.ts';
+import { assertError, errorOf } from './support/assert.ts';
 
-let ctx: TestContext;
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
-
-function assertError(res: { statusCode: number; json(): unknown }, status: number, code: string) {
-  assert.equal(res.statusCode, status, JSON.stringify(res.json()));
-  const body = res.json() as { error: { code: string; message: string; requestId: string } };
-  assert.equal(body.error.code, code);
-  assert.equal(typeof body.error.message, 'string');
-  assert.ok(body.error.message.length > 0);
-  assert.match(body.error.requestId, /^req_/);
-  return body.error;
-}
+const ctx = useTestApp();
 
 describe('API keys: both headers', () => {
   test('Authorization: Bearer and x-api-key both authenticate the same key', async () => {

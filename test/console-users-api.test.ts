@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  errorOf,
-  mailTo,
-  newAccount,
-  startApp,
-  unique,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { consoleCall, newAccount, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { mailTo } from './support/mail.ts';
 
-let ctx: TestContext;
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 const email = () => `${unique('user')}@example.com`.toLowerCase();
 

@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type TestContext, closeDatabase, consoleCall, newAccount, startApp } from './harness.ts';
-import { PASSWORD, WebClient, invite, signedIn } from './console-web-client.ts';
+import { describe, test } from 'node:test';
+import { invite, PASSWORD, signedIn, WebClient } from './console-web-client.ts';
+import { consoleCall, newAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
 
-let ctx: TestContext;
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 describe('console sign-in, sessions and CSRF', () => {
   test('signed out, /console and every page lead to the sign-in form', async () => {

@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { ManualClock } from '../src/lib/clock.ts';
-import {
-  type TestContext,
-  applicationBody,
-  client,
-  closeDatabase,
-  consoleCall,
-  drainAll,
-  pdfFixture,
-  startListeningApp,
-  unique,
-  uploadPdf,
-} from './harness.ts';
+import { client, consoleCall, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { NO_CHROMIUM, offlineContext, phoneAndDesktopShots, useBrowser } from './support/browser.ts';
+import { applicationBody, pdfFixture, uploadPdf } from './support/intake.ts';
+import { drainAll } from './support/mail.ts';
 
 // The DOM, as far as the functions run in Chromium below use it (tsconfig has no DOM lib).
 interface DomElement {
@@ -31,50 +22,18 @@ declare const document: {
   querySelectorAll(selector: string): ArrayLike<DomElement>;
 };
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}`;
-const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const PASSWORD = 'a long and careful password';
 
-let ctx: TestContext & { baseUrl: string };
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-before(async () => {
-  if (SKIP) return;
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  ctx = await startListeningApp({ clock: new ManualClock(new Date('2026-03-15T09:00:00.000Z')) });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
-});
-
-after(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ listen: true, clock: new ManualClock(new Date('2026-03-15T09:00:00.000Z')) });
+// Closing the browser closes the contexts opened in it.
+const browser = useBrowser();
 
 /** A person's browser, without JavaScript: every page must work as plain forms. */
 async function person(): Promise<Page> {
-  const context = await browser.newContext({
+  const context = await offlineContext(browser, ctx.baseUrl, {
     javaScriptEnabled: false,
     viewport: { width: 1280, height: 900 },
   });
-  contexts.push(context);
-  context.setDefaultTimeout(20_000);
-  await context.route('**/*', (route) =>
-    route.request().url().startsWith(ctx.baseUrl) ? route.continue() : route.abort(),
-  );
   return context.newPage();
 }
 
@@ -109,14 +68,7 @@ async function capture(page: Page, name: string): Promise<void> {
     document.activeElement ? window.getComputedStyle(document.activeElement).outlineStyle : 'none',
   );
   assert.notEqual(outline, 'none', `${name}: the focused control shows its focus`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  assert.ok(overflow <= 0, `${name}: no sideways scrolling at 390 px (${overflow})`);
-  await page.screenshot({ path: path.join(ARTIFACTS, `console-${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: path.join(ARTIFACTS, `console-${name}-1280.png`), fullPage: true });
+  await phoneAndDesktopShots(page, `console-${name}`);
 }
 
 async function flash(page: Page): Promise<string> {
@@ -129,7 +81,7 @@ async function acceptInvitation(page: Page, url: string): Promise<void> {
   await page.getByRole('button', { name: 'Set password and sign in' }).click();
 }
 
-describe('the console, walked in Chromium without JavaScript', { skip: SKIP }, () => {
+describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMIUM }, () => {
   test('operator → admin → recruiter → billing admin, and the Activity page lists it all', async () => {
     const v1 = (secret: string) =>
       fetch(`${ctx.baseUrl}/v1/jobs`, { headers: { authorization: `Bearer ${secret}` } });

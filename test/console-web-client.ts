@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/http/types.ts';
-import { BASE_URL, consoleCall, unique } from './harness.ts';
+import { consoleCall, unique } from './support/accounts.ts';
+import { BASE_URL } from './support/app.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 

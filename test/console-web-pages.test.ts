@@ -1,36 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  type TestContext,
-  applyTo,
-  candidateBody,
-  createPublished,
-  drainAll,
-  unique,
-  uploadPdf,
-  closeDatabase,
-  consoleCall,
-  managedJob,
-  newTemplate,
-  newAccount,
-  screeningAccount,
-  startApp,
-} from './harness.ts';
-import { signedIn } from './console-web-client.ts';
+import { describe, test } from 'node:test';
 import { REFRESH_BATCH_MS } from '../src/domain/matches/match-service.ts';
+import { signedIn } from './console-web-client.ts';
+import { BACKEND_ROLE } from './fixtures/matches/backend-role.ts';
 import pool from './fixtures/matches/pool.json' with { type: 'json' };
 import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-cv.ts';
+import { consoleCall, newAccount, screeningAccount, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { applyTo, candidateBody, uploadPdf } from './support/intake.ts';
+import { createPublished, managedJob } from './support/jobs.ts';
+import { drainAll } from './support/mail.ts';
+import { newTemplate } from './support/screening.ts';
 
-let ctx: TestContext;
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 async function audit(accountId: string) {
   return (await consoleCall(ctx.app, 'GET', `/accounts/${accountId}/audit`)).json().entries as {
@@ -172,17 +154,7 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
       assert.equal(res.statusCode, 201, res.body);
       imported.push(res.json().candidateId);
     }
-    const job = await createPublished(api, {
-      title: 'Senior Backend Engineer',
-      category: 'engineering',
-      description: '<p>APIs in Go on PostgreSQL, deployed on Kubernetes.</p>',
-      skills: [
-        { name: 'Go', level: 'required' },
-        { name: 'PostgreSQL', level: 'required' },
-        { name: 'Kubernetes', level: 'required' },
-      ],
-      location: { remotePolicy: 'remote' },
-    });
+    const job = await createPublished(api, BACKEND_ROLE);
     const recruiter = await signedIn(ctx.app, account.id, 'recruiter');
     const unmanaged = await recruiter.web.get(`/console/jobs/${job.id}/matches`);
     assert.match(unmanaged.body, /matches are made for managed ads; manage the ad/);

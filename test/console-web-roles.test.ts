@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createDraft,
-  jobsAccount,
-  newAccount,
-  startApp,
-} from './harness.ts';
+import { describe, test } from 'node:test';
 import { signedIn } from './console-web-client.ts';
+import { consoleCall, jobsAccount, newAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { createDraft } from './support/jobs.ts';
 
-let ctx: TestContext;
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 async function auditActions(accountId: string): Promise<string[]> {
   const res = await consoleCall(ctx.app, 'GET', `/accounts/${accountId}/audit`);

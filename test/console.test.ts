@@ -1,28 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
-import {
-  type TestContext,
-  client,
-  closeDatabase,
-  consoleCall,
-  errorOf,
-  newAccount,
-  newKey,
-  startApp,
-  unique,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { client, consoleCall, newAccount, newKey, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { assertError } from './support/assert.ts';
 
-let ctx: TestContext;
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 const DEFAULT_LIMITS = {
   requestsPerMinute: 120,
@@ -36,15 +18,6 @@ const DEFAULT_LIMITS = {
   hostedDailyApplications: 300,
   hostedJobDailyApplications: 100,
 };
-
-function assertError(res: LightMyRequestResponse, status: number, code: string) {
-  assert.equal(res.statusCode, status, res.body);
-  const error = errorOf(res);
-  assert.equal(error.code, code);
-  assert.match(error.requestId, /^req_/);
-  assert.equal(res.headers['x-request-id'], error.requestId);
-  return error;
-}
 
 async function accountRow(id: string) {
   return ctx.handle.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();

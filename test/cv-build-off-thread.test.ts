@@ -4,21 +4,16 @@
 // deadline is stopped and handled by the task rules (retried, then the CV marked failed).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { buildVirtualCv } from '../src/cv-builder/index.ts';
 import { CvBuildRefused, createCvBuildRunner } from '../src/cv-builder/runner.ts';
 import type { VirtualCvBuilder } from '../src/domain/cv/cv-service.ts';
 import type { PdfPage, PdfTextItem } from '../src/pdf/cv-check.ts';
 import { longLinePdf } from './fixtures/hostile-pdfs.ts';
-import {
-  type TestContext,
-  applyWithCv,
-  closeDatabase,
-  drainAll,
-  startApp,
-  startListeningApp,
-} from './harness.ts';
+import { closeDatabase, type TestContext, useTestApp } from './support/app.ts';
+import { applyWithCv } from './support/intake.ts';
+import { drainAll } from './support/mail.ts';
 
 const runner = createCvBuildRunner();
 
@@ -98,15 +93,7 @@ describe('the build runner', () => {
 });
 
 describe('the long-line CV through the real flow', () => {
-  let ctx: TestContext & { baseUrl: string };
-
-  before(async () => {
-    ctx = await startListeningApp({ build: runner.build as VirtualCvBuilder });
-  });
-
-  after(async () => {
-    await ctx?.close();
-  });
+  const ctx = useTestApp({ listen: true, build: runner.build as VirtualCvBuilder });
 
   // Two measures: /healthz from another thread (its own event loop, so a blocked service shows in
   // the latency), against its own latency measured on the same machine just before; and the main
@@ -187,18 +174,11 @@ function healthzProber(url: string) {
 }
 
 describe('a build that never finishes in time', () => {
-  let ctx: TestContext;
   const refuse: VirtualCvBuilder = async () => {
     throw new CvBuildRefused('the build passed its deadline');
   };
 
-  before(async () => {
-    ctx = await startApp({ build: refuse });
-  });
-
-  after(async () => {
-    await ctx?.close();
-  });
+  const ctx = useTestApp({ build: refuse });
 
   test('is retried as a failed task, then the CV is failed and the application withdrawn', async () => {
     const applied = await applyWithCv(ctx);
@@ -207,8 +187,7 @@ describe('a build that never finishes in time', () => {
     const task = await ctx.handle.db
       .selectFrom('tasks')
       .selectAll()
-      .where('name', '=', 'build-cv')
-      .orderBy('created_at', 'desc')
+      .where('key', '=', `build-cv:application:${applied.applicationId}`)
       .executeTakeFirstOrThrow();
     assert.equal(task.attempts, 1);
     assert.match(String(task.last_error), /deadline/);

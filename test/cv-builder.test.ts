@@ -1,10 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { findPhones } from '../src/cv-builder/contact.ts';
-import { findDateRange } from '../src/cv-builder/dates.ts';
-import { buildVirtualCv, VIRTUAL_CV_SCHEMA_VERSION, type VirtualCv } from '../src/cv-builder/index.ts';
-import { matchHeading } from '../src/cv-builder/sections.ts';
-import { type CvChecker, createCvChecker, type PdfPage, type PdfTextItem } from '../src/pdf/cv-check.ts';
 import {
   evaluate,
   type FixtureResult,
@@ -14,6 +9,11 @@ import {
   recall,
   sum,
 } from '../scripts/cv-eval.ts';
+import { findPhones } from '../src/cv-builder/contact.ts';
+import { findDateRange } from '../src/cv-builder/dates.ts';
+import { buildVirtualCv, VIRTUAL_CV_SCHEMA_VERSION, type VirtualCv } from '../src/cv-builder/index.ts';
+import { matchHeading } from '../src/cv-builder/sections.ts';
+import { type CvChecker, createCvChecker, type PdfPage, type PdfTextItem } from '../src/pdf/cv-check.ts';
 
 // Synthetic pages: items placed as pdf.js reports them (points, y up from the bottom), with a
 // width from a plain 0.5 em per character so gaps are what the layout code measures.

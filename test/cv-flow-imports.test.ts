@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { loggerOptions } from '../src/plugins/log.ts';
-import {
-  BASE_URL,
-  type OutboxMessage,
-  type TestContext,
-  applyWithCv,
-  candidateBody,
-  claimLinksIn,
-  closeDatabase,
-  consoleCall,
-  drainAll,
-  intakeAccount,
-  linkPath,
-  mailTo,
-  pdfFixture,
-  postForm,
-  startApp,
-  unique,
-  uploadPdf,
-} from './harness.ts';
+import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { BASE_URL, useTestApp } from './support/app.ts';
+import { applyWithCv, candidateBody, pdfFixture, uploadPdf } from './support/intake.ts';
+import { claimLinksIn, drainAll, linkPath, mailTo, type OutboxMessage, postForm } from './support/mail.ts';
 
 /**
  * The paths where the candidate mail differs: a person who holds an account (their application
@@ -28,20 +13,11 @@ import {
  * person (nobody is emailed), and imports with and without sendClaimEmail.
  */
 
-let ctx: TestContext;
 const CV = pdfFixture('cv-2-pages.pdf');
 const CV_NAME = 'Marisol Quintero-Ávila';
 const CV_EMPLOYER = 'Harbourline Freight Pty Ltd';
 
-before(async () => {
-  // Errors (a 500's cause) go to stderr, redacted as in production.
-  ctx = await startApp({ logger: { ...(loggerOptions('error') as object), stream: process.stderr } });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ logger: { ...(loggerOptions('error') as object), stream: process.stderr } });
 
 type Intake = Awaited<ReturnType<typeof intakeAccount>>;
 

@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { ManualClock } from '../src/lib/clock.ts';
 import { smtpMailer } from '../src/mail/mailer.ts';
 import { loggerOptions } from '../src/plugins/log.ts';
-import {
-  BASE_URL,
-  type TestContext,
-  applyWithCv,
-  claimLinksIn,
-  closeDatabase,
-  consoleCall,
-  database,
-  drainAll,
-  linkPath,
-  listen,
-  mailTo,
-  startApp,
-} from './harness.ts';
+import { consoleCall } from './support/accounts.ts';
+import { BASE_URL, database, listen, startApp, useTestApp } from './support/app.ts';
+import { applyWithCv } from './support/intake.ts';
+import { claimLinksIn, drainAll, linkPath, mailTo } from './support/mail.ts';
+import { type Received, startSmtpServer } from './support/smtp.ts';
 
 /**
  * SMTP_URL: candidate mail delivered over SMTP (nodemailer) to an SMTP server the test runs in
@@ -27,67 +18,27 @@ import {
  * dead letter an operator can requeue, never lost.
  */
 
-interface Received {
-  mailFrom: string;
-  rcptTo: string[];
-  raw: string;
-}
-
-const received: Received[] = [];
 /** Recipients the server refuses with a 550 at RCPT TO while they are listed. */
 const refusing = new Set<string>();
-let server: SMTPServer;
-let port: number;
-let ctx: TestContext;
+let received: Received[];
 const FROM = 'Careers <no-reply@careers.test>';
-const opened: TestContext[] = [];
 
-before(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (refusing.has(address.address.toLowerCase())) {
-        const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
-        callback(error);
-        return;
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          rcptTo: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.server.address() as AddressInfo).port;
-
+// The SMTP server first: the app's mailer speaks to it.
+const ctx = useTestApp(async () => {
+  const smtp = await startSmtpServer((address) =>
+    refusing.has(address.toLowerCase()) ? 'Mailbox unavailable' : null,
+  );
+  received = smtp.received;
   const handle = await database();
   const clock = new ManualClock(new Date());
-  const mailer = smtpMailer({ db: handle.db, clock, url: `smtp://127.0.0.1:${port}`, from: FROM });
-  ctx = await startApp({
+  const mailer = smtpMailer({ db: handle.db, clock, url: smtp.url, from: FROM });
+  return {
     clock,
     handle,
     mailer,
     // Errors (a 500's cause) go to stderr, redacted as in production.
     logger: { ...(loggerOptions('error') as object), stream: process.stderr },
-  });
-});
-
-after(async () => {
-  for (const other of opened) await other.close();
-  await ctx?.close();
-  await closeDatabase();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
 });
 
 // ---- a small MIME reader: headers, RFC 2047 words, multipart parts, QP and base64 ----
@@ -348,7 +299,6 @@ describe('an SMTP server that refuses', () => {
       handle: ctx.handle,
       mailer: smtpMailer({ db: ctx.handle.db, clock, url: `smtp://127.0.0.1:${deadPort}`, from: FROM }),
     });
-    opened.push(c);
     const applied = await applyWithCv(c);
     await drainAll(c.worker);
     const row = await c.handle.db

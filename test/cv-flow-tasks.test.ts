@@ -1,33 +1,32 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { CheckQueueFull } from '../src/pdf/fair-limiter.ts';
+import { ParserPoolUnavailable } from '../src/pdf/parser-pool.ts';
+import { loggerOptions } from '../src/plugins/log.ts';
 import { createTaskQueue } from '../src/tasks/queue.ts';
 import { type TaskRow, taskRepository } from '../src/tasks/task-repository.ts';
 import {
+  backoffMs,
+  busyDelayMs,
+  createWorker,
   type TaskHandler,
   type TaskHandlers,
   type WorkerLog,
-  backoffMs,
-  createWorker,
 } from '../src/tasks/worker.ts';
-import { loggerOptions } from '../src/plugins/log.ts';
+import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
 import {
-  type TestContext,
   applicationBody,
   applyWithCv,
   candidateBody,
-  closeDatabase,
   consentReceipt,
-  consoleCall,
-  createPublished,
-  drainAll,
-  errorOf,
-  intakeAccount,
-  mailTo,
   pdfFixture,
-  startApp,
-  unique,
   uploadPdf,
-} from './harness.ts';
+} from './support/intake.ts';
+import { createPublished } from './support/jobs.ts';
+import { drainAll, mailTo } from './support/mail.ts';
+import { HOUR } from './support/time.ts';
 
 /**
  * The task queue under the CV flow, through real workers on the real database: tasks exist
@@ -36,18 +35,7 @@ import {
  * retry with backoff into a dead letter an operator can see and requeue.
  */
 
-let ctx: TestContext;
-const HOUR = 3_600_000;
-
-before(async () => {
-  // Errors (a 500's cause) go to stderr, redacted as in production.
-  ctx = await startApp({ logger: { ...(loggerOptions('error') as object), stream: process.stderr } });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ logger: { ...(loggerOptions('error') as object), stream: process.stderr } });
 
 // ---- helpers ----
 
@@ -483,6 +471,7 @@ describe('several workers draining at once', () => {
     }
 
     const runs = new Map<string, string[]>();
+    let deferred = 0;
     const real = ctx.services.taskHandlers;
     // Every handler the service has, each counting its runs per task.
     const counting = (name: string): TaskHandlers =>
@@ -490,10 +479,16 @@ describe('several workers draining at once', () => {
         Object.entries(real).map(([taskName, handler]) => [
           taskName,
           async (payload: never, task: TaskRow) => {
-            runs.set(task.id, [...(runs.get(task.id) ?? []), name]);
             // Give the other workers a chance to interleave.
             await new Promise((resolve) => setTimeout(resolve, 5));
-            await (handler as TaskHandler<keyof TaskHandlers>)(payload, task);
+            try {
+              await (handler as TaskHandler<keyof TaskHandlers>)(payload, task);
+            } catch (error) {
+              // The checker was full: the task runs again later; only a run that did the work counts.
+              if (busyDelayMs(error) !== null) deferred++;
+              throw error;
+            }
+            runs.set(task.id, [...(runs.get(task.id) ?? []), name]);
           },
         ]),
       ) as TaskHandlers;
@@ -503,12 +498,31 @@ describe('several workers draining at once', () => {
         clock: ctx.clock,
         handlers: counting(name),
         log: captureLog().log,
-        // 3 × 2 builds at once: within one account's share of the CV checker (8, cv-check.ts).
-        concurrency: 2,
+        // 3 × 3 builds at once: more than one account's share of the CV checker (8, cv-check.ts);
+        // a refused check is queued again without counting an attempt.
+        concurrency: 3,
       }),
     );
     await Promise.all(workers.map((w) => drainAll(w)));
     await Promise.all(workers.map((w) => drainAll(w)));
+    // Builds the checker deferred are due again after their Retry-After (at most 30 s).
+    const pending = async () =>
+      (
+        await ctx.handle.db
+          .selectFrom('tasks')
+          .select('id')
+          .where('state', '!=', 'done')
+          .where(
+            'key',
+            'in',
+            ids.map((id) => `build-cv:application:${id}`),
+          )
+          .execute()
+      ).length;
+    for (let round = 0; round < 20 && deferred > 0 && (await pending()) > 0; round++) {
+      ctx.clock.advance(30_000);
+      await Promise.all(workers.map((w) => drainAll(w)));
+    }
     for (const w of workers) await w.stop();
 
     const tasks = await ctx.handle.db
@@ -643,6 +657,65 @@ describe('retries with backoff, then a dead letter an operator can retry', () =>
     assert.equal((await taskByKey(key)).state, 'done');
     assert.equal(await cvStatus(id), 'staged');
     assert.equal((await mailTo(ctx.app, applied.email)).length, 1);
+  });
+
+  test('a "busy" refusal (the CV checker full) is queued again after its delay, never counted, never dead-lettered', async () => {
+    await drainAll(ctx.worker);
+    const applied = await applyWithCv(ctx);
+    const id = applied.applicationId;
+    const busyCalls = 12; // more than max_attempts (8): a busy checker must not kill the task
+    let calls = 0;
+    const log = captureLog();
+    const worker = createWorker({
+      db: ctx.handle.db,
+      clock: ctx.clock,
+      handlers: replacing('build-cv', id, async (payload, task) => {
+        calls++;
+        if (calls <= busyCalls) throw new CheckQueueFull('8 CV checks are already waiting', 3);
+        await ctx.services.taskHandlers['build-cv'](payload, task);
+      }),
+      log: log.log,
+    });
+    const key = `build-cv:application:${id}`;
+    for (let call = 1; call <= busyCalls; call++) {
+      await drainAll(worker);
+      const task = await taskByKey(key);
+      assert.equal(calls, call, 'one run per due time: the deferred task is not due at once');
+      assert.equal(task.state, 'queued');
+      assert.equal(task.attempts, 0, 'the busy run is not counted');
+      assert.equal(task.last_error, null, 'busy is not a failure');
+      assert.equal(task.locked_until, null);
+      assert.equal(task.run_after.getTime() - ctx.clock.now().getTime(), 3_000, 'after Retry-After');
+      ctx.clock.advance(2_999);
+      await drainAll(worker);
+      assert.equal(calls, call, 'not before its delay');
+      ctx.clock.advance(1);
+    }
+    await drainAll(worker);
+    const task = await taskByKey(key);
+    assert.equal(calls, busyCalls + 1);
+    assert.equal(task.state, 'done');
+    assert.equal(task.attempts, 1);
+    assert.equal(await cvStatus(id), 'staged');
+    assert.ok(log.lines.some((l) => l.level === 'info' && /deferred: busy/.test(l.msg)));
+    assert.ok(
+      !log.lines.some((l) => /failed|dead-lettered/.test(l.msg)),
+      'busy is logged as a deferral only',
+    );
+  });
+
+  test('busyDelayMs: only errors marked busy; Retry-After kept within 1–30 s', () => {
+    assert.equal(busyDelayMs(new Error('PDF pool unavailable')), null);
+    assert.equal(
+      busyDelayMs(new ParserPoolUnavailable('pool down', 5)),
+      null,
+      'a pool that is down is a failure',
+    );
+    assert.equal(busyDelayMs(new CheckQueueFull('full', 4)), 4_000);
+    assert.equal(busyDelayMs(new CheckQueueFull('full', 0)), 1_000);
+    assert.equal(busyDelayMs(new CheckQueueFull('full', 600)), 30_000);
+    assert.equal(busyDelayMs({ busy: true }), 1_000);
+    assert.equal(busyDelayMs(null), null);
   });
 
   test('backoffMs: 5 s doubling with ±20% jitter, capped at an hour', () => {

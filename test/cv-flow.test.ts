@@ -1,30 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { CvInspector } from '../src/domain/intake/ports.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { loggerOptions, serializeRequest } from '../src/plugins/log.ts';
-import {
-  BASE_URL,
-  type OutboxMessage,
-  type TestContext,
-  applyWithCv,
-  claimLinksIn,
-  closeDatabase,
-  consoleCall,
-  cvChecker,
-  cvPdf,
-  drainAll,
-  linkPath,
-  mailTo,
-  pdfFixture,
-  postForm,
-  putUpload,
-  startApp,
-  unique,
-} from './harness.ts';
+import { consoleCall, unique } from './support/accounts.ts';
+import { BASE_URL, cvChecker, startApp, type TestContext, useTestApp } from './support/app.ts';
+import { applyWithCv, cvPdf, pdfFixture, putUpload } from './support/intake.ts';
+import { claimLinksIn, drainAll, linkPath, mailTo, type OutboxMessage, postForm } from './support/mail.ts';
 
 /**
  * The candidate's side of an application, end to end through the real worker: the build-cv task
@@ -37,12 +22,9 @@ import {
 type Locale = 'en' | 'es' | 'fr' | 'pt';
 type Applied = Awaited<ReturnType<typeof applyWithCv>>;
 
-let ctx: TestContext;
 const logLines: string[] = [];
 /** Every claim token and upload URL seen in this file, to look for in the logs at the end. */
 const secretsSeen = new Set<string>();
-const opened: TestContext[] = [];
-
 const CV_NAME = 'Marisol Quintero-Ávila';
 const CV_EMPLOYER = 'Harbourline Freight Pty Ltd';
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
@@ -56,8 +38,8 @@ const OTHER = {
   company: 'Zephyrine Cartography',
 };
 
-before(async () => {
-  ctx = await startApp({
+const ctx = useTestApp(
+  {
     logger: {
       ...(loggerOptions('info') as object),
       stream: {
@@ -68,23 +50,19 @@ before(async () => {
         },
       },
     },
-  });
-  const other = await applyWithCv(ctx, {
-    companyName: OTHER.company,
-    title: OTHER.title,
-    cv: await cvPdf(OTHER),
-    body: { name: OTHER.name, email: OTHER.email },
-  });
-  assert.equal(other.res.statusCode, 201, other.res.body);
-  await drainAll(ctx.worker);
-  assert.equal((await statusOf(other, other.applicationId)).json().cvStatus, 'staged');
-});
-
-after(async () => {
-  for (const other of opened) await other.close();
-  await ctx?.close();
-  await closeDatabase();
-});
+  },
+  async () => {
+    const other = await applyWithCv(ctx, {
+      companyName: OTHER.company,
+      title: OTHER.title,
+      cv: await cvPdf(OTHER),
+      body: { name: OTHER.name, email: OTHER.email },
+    });
+    assert.equal(other.res.statusCode, 201, other.res.body);
+    await drainAll(ctx.worker);
+    assert.equal((await statusOf(other, other.applicationId)).json().cvStatus, 'staged');
+  },
+);
 
 // ---- helpers ----
 
@@ -557,7 +535,6 @@ describe('links that are not ours', () => {
 describe('expiry of staged CVs (STAGED_CV_TTL_SECONDS = 60)', () => {
   test('an unclaimed CV is deleted past its lifetime; a claimed one is not; the link then answers 410', async () => {
     const c = await startApp({ stagedTtlSeconds: 60, clock: new ManualClock(ctx.clock.now()) });
-    opened.push(c);
     const unclaimed = await stagedWithMail(c, 'pt');
     const kept = await stagedWithMail(c, 'en');
     const claim = await postForm(c.app, `${kept.path}/claim`);
@@ -638,7 +615,6 @@ describe('a CV that cannot be read at build time', () => {
       check: async (path) => (lenient ? { ok: true, pages: 1, text: [] } : cvChecker().check(path)),
     };
     const c = await startApp({ inspector, clock: new ManualClock(ctx.clock.now()) });
-    opened.push(c);
     const applied = await applyWithCv(c, { cv: pdfFixture('truncated.pdf') });
     lenient = false;
     await assertUnreadable(c, applied);

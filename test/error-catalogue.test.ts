@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
@@ -10,32 +10,24 @@ import {
   errorSchemaId,
   errorSchemas,
 } from '../src/contract/errors.ts';
-import * as errors from '../src/domain/errors.ts';
 import type { AppError } from '../src/domain/errors.ts';
+import * as errors from '../src/domain/errors.ts';
 import { ParserPoolUnavailable } from '../src/pdf/cv-check.ts';
 import { renderError } from '../src/plugins/error-handler.ts';
 import {
-  applicationBody,
   client,
-  closeDatabase,
-  createDraft,
-  createPublished,
-  errorOf,
   intakeAccount,
   jobsAccount,
-  managedJob,
   newAccount,
   newKey,
-  pdfFixture,
   screeningAccount,
-  newTemplate,
-  startApp,
-  type TestContext,
-  triggerScreening,
   unique,
-  uploadPdf,
-  applyTo,
-} from './harness.ts';
+} from './support/accounts.ts';
+import { startApp, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { applicationBody, applyTo, pdfFixture, uploadPdf } from './support/intake.ts';
+import { createDraft, createPublished, managedJob } from './support/jobs.ts';
+import { newTemplate, triggerScreening } from './support/screening.ts';
 
 /**
  * The error catalogue is the one source of the codes, their extras and their documentation: every
@@ -44,7 +36,6 @@ import {
  * the running app match what the document says of that route and status.
  */
 
-let ctx: TestContext;
 let doc: OpenApiDocument;
 
 interface Operation {
@@ -59,14 +50,8 @@ interface OpenApiDocument {
   components: { schemas: Record<string, object> };
 }
 
-before(async () => {
-  ctx = await startApp();
+const ctx = useTestApp({}, async () => {
   doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
 });
 
 function ajv(): Ajv {

@@ -1,54 +1,13 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, describe, test } from 'node:test';
 import { Writable } from 'node:stream';
-import type { LightMyRequestResponse } from 'fastify';
-import {
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  errorOf,
-  jobsAccount,
-  listen,
-  startApp,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { consoleCall, jobsAccount } from './support/accounts.ts';
+import { listen, startApp, useTestApp } from './support/app.ts';
+import { assertError } from './support/assert.ts';
+import { jobCount } from './support/jobs.ts';
 
-let ctx: TestContext;
-const opened: TestContext[] = [];
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  for (const other of opened) await other.close();
-  await ctx.close();
-  await closeDatabase();
-});
-
-/** The one error shape: `{ error: { code, message, requestId, ...extra } }`, id also in the header. */
-function assertErrorBody(res: LightMyRequestResponse, status: number, code: string) {
-  assert.equal(res.statusCode, status, res.body);
-  assert.match(String(res.headers['content-type']), /^application\/json/);
-  const body = res.json();
-  assert.deepEqual(Object.keys(body), ['error']);
-  const error = errorOf(res);
-  assert.equal(error.code, code);
-  assert.equal(typeof error.message, 'string');
-  assert.ok(error.message.length > 0);
-  assert.match(error.requestId, /^req_[0-9a-z]+$/);
-  assert.equal(res.headers['x-request-id'], error.requestId);
-  return error;
-}
-
-async function jobCount(accountId: string): Promise<number> {
-  const rows = await ctx.handle.db
-    .selectFrom('jobs')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .execute();
-  return rows.length;
-}
+const ctx = useTestApp();
 
 describe('framework errors use the error body', () => {
   test('malformed JSON → 400 bad_request, nothing written', async () => {
@@ -59,9 +18,9 @@ describe('framework errors use the error body', () => {
       headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
       payload: '{"title": "Engineer",',
     });
-    const error = assertErrorBody(res, 400, 'bad_request');
+    const error = assertError(res, 400, 'bad_request');
     assert.match(error.message, /JSON/);
-    assert.equal(await jobCount(account.id), 0);
+    assert.equal(await jobCount(ctx.handle, account.id), 0);
   });
 
   test('an empty body with Content-Type JSON → 400 bad_request', async () => {
@@ -72,7 +31,7 @@ describe('framework errors use the error body', () => {
       headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
       payload: '',
     });
-    assertErrorBody(res, 400, 'bad_request');
+    assertError(res, 400, 'bad_request');
   });
 
   for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
@@ -84,9 +43,9 @@ describe('framework errors use the error body', () => {
         headers: { authorization: `Bearer ${key.secret}`, 'content-type': type },
         payload: type === 'application/x-www-form-urlencoded' ? 'title=Engineer' : 'title: Engineer',
       });
-      const error = assertErrorBody(res, 415, 'unsupported_media_type');
+      const error = assertError(res, 415, 'unsupported_media_type');
       assert.match(error.message, /application\/json/);
-      assert.equal(await jobCount(account.id), 0);
+      assert.equal(await jobCount(ctx.handle, account.id), 0);
     });
   }
 
@@ -100,9 +59,9 @@ describe('framework errors use the error body', () => {
       headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
       payload,
     });
-    const error = assertErrorBody(res, 413, 'payload_too_large');
+    const error = assertError(res, 413, 'payload_too_large');
     assert.match(error.message, /1 MiB/);
-    assert.equal(await jobCount(account.id), 0);
+    assert.equal(await jobCount(ctx.handle, account.id), 0);
   });
 
   test('a body just under 1 MiB is read (and judged by the schema, not the size limit)', async () => {
@@ -115,20 +74,20 @@ describe('framework errors use the error body', () => {
       headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
       payload,
     });
-    const error = assertErrorBody(res, 400, 'bad_request');
+    const error = assertError(res, 400, 'bad_request');
     assert.match(error.message, /description/);
   });
 
   for (const url of ['/v1/nothing-here', '/v2/jobs', '/console/v1/nothing', '/']) {
     test(`unknown route ${url} → 404 not_found`, async () => {
       const res = await ctx.app.inject({ method: 'GET', url });
-      assertErrorBody(res, 404, 'not_found');
+      assertError(res, 404, 'not_found');
     });
   }
 
   test('a known path with an unknown method → 404 not_found', async () => {
     const res = await ctx.app.inject({ method: 'DELETE', url: '/v1/jobs' });
-    assertErrorBody(res, 404, 'not_found');
+    assertError(res, 404, 'not_found');
   });
 });
 
@@ -152,16 +111,16 @@ describe('validation errors name the field', () => {
     test(`${name} → 400 bad_request naming it; nothing written`, async () => {
       const { account, api } = await jobsAccount(ctx.app);
       const res = await api.post('/v1/jobs', body);
-      const error = assertErrorBody(res, 400, 'bad_request');
+      const error = assertError(res, 400, 'bad_request');
       assert.match(error.message, field);
-      assert.equal(await jobCount(account.id), 0);
+      assert.equal(await jobCount(ctx.handle, account.id), 0);
     });
   }
 
   test('a JSON body that is not an object → 400', async () => {
     const { api } = await jobsAccount(ctx.app);
     const res = await api.post('/v1/jobs', ['title']);
-    assertErrorBody(res, 400, 'bad_request');
+    assertError(res, 400, 'bad_request');
   });
 
   test('an invalid optional body is still refused (publish expiryDays 7)', async () => {
@@ -169,7 +128,7 @@ describe('validation errors name the field', () => {
     const created = await api.post('/v1/jobs', { title: 'T', description: 'D', category: 'data' });
     const id = created.json().job.id;
     const res = await api.post(`/v1/jobs/${id}/publish`, { expiryDays: 7 });
-    const error = assertErrorBody(res, 400, 'bad_request');
+    const error = assertError(res, 400, 'bad_request');
     assert.match(error.message, /expiryDays/);
     const row = await ctx.handle.db
       .selectFrom('jobs')
@@ -181,7 +140,7 @@ describe('validation errors name the field', () => {
 
   test('console validation errors use the same body', async () => {
     const res = await consoleCall(ctx.app, 'POST', '/accounts', { name: 'Co', plan: 'gold' });
-    const error = assertErrorBody(res, 400, 'bad_request');
+    const error = assertError(res, 400, 'bad_request');
     assert.match(error.message, /plan/);
   });
 });
@@ -202,7 +161,7 @@ describe('malformed query parameters', () => {
     test(`GET /v1/jobs?${query} → 400 naming the parameter`, async () => {
       const { api } = await jobsAccount(ctx.app);
       const res = await api.get(`/v1/jobs?${query}`);
-      const error = assertErrorBody(res, 400, 'bad_request');
+      const error = assertError(res, 400, 'bad_request');
       assert.match(error.message, field);
     });
   }
@@ -223,13 +182,13 @@ describe('request ids', () => {
     const ids = new Set<string>();
     for (let i = 0; i < 15; i++) {
       const res = await api.get('/v1/jobs?limit=abc');
-      const error = assertErrorBody(res, 400, 'bad_request');
+      const error = assertError(res, 400, 'bad_request');
       ids.add(error.requestId);
     }
     const unauthorized = await ctx.app.inject({ method: 'GET', url: '/v1/jobs' });
-    ids.add(assertErrorBody(unauthorized, 401, 'unauthorized').requestId);
+    ids.add(assertError(unauthorized, 401, 'unauthorized').requestId);
     const missing = await ctx.app.inject({ method: 'GET', url: '/nope' });
-    ids.add(assertErrorBody(missing, 404, 'not_found').requestId);
+    ids.add(assertError(missing, 404, 'not_found').requestId);
     assert.equal(ids.size, 17);
   });
 
@@ -244,7 +203,7 @@ describe('request ids', () => {
 
   test('a request id sent by the client is not trusted as ours', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'evil' } });
-    const error = assertErrorBody(res, 404, 'not_found');
+    const error = assertError(res, 404, 'not_found');
     assert.notEqual(error.requestId, 'evil');
   });
 });
@@ -288,7 +247,6 @@ function parseRaw(raw: string) {
 describe('over a real socket', () => {
   test('a header larger than 16 KiB → 431 with the error body, and the server keeps serving', async () => {
     const server = await startApp();
-    opened.push(server);
     const base = await listen(server.app);
     const port = Number(new URL(base).port);
 
@@ -316,7 +274,6 @@ describe('over a real socket', () => {
 
   test('a long header under the limit is served normally', async () => {
     const server = await startApp();
-    opened.push(server);
     const base = await listen(server.app);
     const res = await fetch(`${base}/healthz`, { headers: { 'x-padding': 'a'.repeat(8_000) } });
     assert.equal(res.status, 200);
@@ -324,7 +281,6 @@ describe('over a real socket', () => {
 
   test('garbage that is not HTTP → 400 with the error body, no crash', async () => {
     const server = await startApp();
-    opened.push(server);
     const base = await listen(server.app);
     const raw = await rawRequest(Number(new URL(base).port), 'THIS IS NOT HTTP\r\n\r\n');
     const res = parseRaw(raw);
@@ -335,7 +291,6 @@ describe('over a real socket', () => {
 
   test('malformed JSON over a socket → 400 error body', async () => {
     const server = await startApp();
-    opened.push(server);
     const base = await listen(server.app);
     const { key } = await jobsAccount(server.app);
     const res = await fetch(`${base}/v1/jobs`, {
@@ -372,14 +327,13 @@ describe('unexpected failures', () => {
         },
       }),
     });
-    opened.push(failing);
     const { key } = await jobsAccount(failing.app);
     const res = await failing.app.inject({
       method: 'GET',
       url: '/v1/jobs',
       headers: { authorization: `Bearer ${key.secret}` },
     });
-    const error = assertErrorBody(res, 500, 'internal');
+    const error = assertError(res, 500, 'internal');
     assert.ok(!res.body.includes('s3cr3t'), 'the detail must not reach the caller');
     assert.ok(!res.body.includes('shard'), 'the detail must not reach the caller');
     assert.match(error.message, /requestId/);
@@ -405,11 +359,10 @@ describe('unexpected failures', () => {
   test('a database that went away is a 500 internal, not a crash', async () => {
     const { openDatabase } = await import('../src/db/connect.ts');
     const { migrate } = await import('../src/db/migrate.ts');
-    const { testConfig } = await import('./harness.ts');
+    const { testConfig } = await import('./support/app.ts');
     const handle = await openDatabase({ databaseUrl: testConfig.databaseUrl, dataDir: null });
     await migrate(handle);
     const dedicated = await startApp({ handle });
-    opened.push(dedicated);
     const { key } = await jobsAccount(dedicated.app);
     await handle.close();
     const res = await dedicated.app.inject({
@@ -417,6 +370,6 @@ describe('unexpected failures', () => {
       url: '/v1/jobs',
       headers: { authorization: `Bearer ${key.secret}` },
     });
-    assertErrorBody(res, 500, 'internal');
+    assertError(res, 500, 'internal');
   });
 });

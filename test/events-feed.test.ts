@@ -1,30 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  type TestContext,
-  applyWithCv,
-  client,
-  closeDatabase,
-  createDraft,
-  createPublished,
-  consoleCall,
-  drainAll,
-  errorOf,
-  importCandidate,
-  jobRow,
-  newKey,
-  screeningAccount,
-  startApp,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { client, consoleCall, newKey, screeningAccount } from './support/accounts.ts';
+import { startApp, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { applyWithCv, importCandidate } from './support/intake.ts';
+import { createDraft, createPublished, jobRow } from './support/jobs.ts';
+import { drainAll } from './support/mail.ts';
 
-let ctx: TestContext;
-before(async () => {
-  ctx = await startApp();
-});
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 type Api = ReturnType<typeof client>;
 interface FeedEvent {

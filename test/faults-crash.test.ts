@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { OWNER_SILENT_MS } from '../src/domain/idempotency/idempotency-service.ts';
-import { testConfig } from './harness.ts';
-import { type ServiceProcess, accountWithKey, startService } from './service-process.ts';
+import { accountWithKey, type ServiceProcess, startService } from './service-process.ts';
+import { testConfig } from './support/app.ts';
 
 const skip =
   testConfig.databaseUrl === null ? 'needs DATABASE_URL (PostgreSQL shared by two processes)' : false;

@@ -9,17 +9,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { type DbHandle, openDatabase } from '../src/db/connect.ts';
 import { migrate } from '../src/db/migrate.ts';
-import {
-  type TestContext,
-  closeDatabase,
-  errorOf,
-  jobBody,
-  jobsAccount,
-  startApp,
-  testConfig,
-  unique,
-  METRICS_TOKEN,
-} from './harness.ts';
+import { jobsAccount, unique } from './support/accounts.ts';
+import { closeDatabase, METRICS_TOKEN, startApp, type TestContext, testConfig } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { jobBody } from './support/jobs.ts';
 
 const skip = testConfig.databaseUrl === null ? 'needs DATABASE_URL (PostgreSQL)' : false;
 const APP_NAME = `careers-faults-test-${process.pid}`;
@@ -60,10 +53,9 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await ctx.close();
+  await closeDatabase();
   await handle.close();
   await admin.end();
-  await closeDatabase();
 });
 
 function assertUnavailable(res: LightMyRequestResponse): void {

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import { describe, test } from 'node:test';
-import { pdfFixture } from './harness.ts';
-import { type ServiceProcess, accountWithKey, startService } from './service-process.ts';
+import { accountWithKey, type ServiceProcess, startService } from './service-process.ts';
+import { pdfFixture } from './support/intake.ts';
 
 const GRACE_MS = 4_000;
 
@@ -107,7 +107,7 @@ describe('SIGTERM drains and exits 0', () => {
 
 describe('the worker on shutdown', () => {
   test('a task still running when the budget ends is handed back, its attempt not counted', async () => {
-    const { closeDatabase, database } = await import('./harness.ts');
+    const { closeDatabase, database } = await import('./support/app.ts');
     const { createWorker } = await import('../src/tasks/worker.ts');
     const { taskRepository } = await import('../src/tasks/task-repository.ts');
     const { ManualClock } = await import('../src/lib/clock.ts');

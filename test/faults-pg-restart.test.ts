@@ -10,16 +10,11 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type DbHandle, openDatabase } from '../src/db/connect.ts';
 import { migrate } from '../src/db/migrate.ts';
-import {
-  type TestContext,
-  closeDatabase,
-  errorOf,
-  jobBody,
-  jobsAccount,
-  startApp,
-  unique,
-} from './harness.ts';
 import { freePort } from './service-process.ts';
+import { jobsAccount, unique } from './support/accounts.ts';
+import { closeDatabase, startApp, type TestContext } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { jobBody } from './support/jobs.ts';
 
 function pgBin(): string | null {
   const root = '/usr/lib/postgresql';
@@ -66,13 +61,12 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await ctx?.close();
+  await closeDatabase();
   await handle?.close();
   try {
     pgCtl('stop -m immediate');
   } catch {}
   fs.rmSync(dir, { recursive: true, force: true });
-  await closeDatabase();
 });
 
 describe('PostgreSQL restarted under the service', { skip }, () => {

@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { ManualClock } from '../src/lib/clock.ts';
 import { type RedisRateLimitStore, redisStore } from '../src/rate-limit/store.ts';
-import { METRICS_TOKEN, type TestContext, closeDatabase, errorOf, jobsAccount, startApp } from './harness.ts';
 import { freePort } from './service-process.ts';
+import { jobsAccount } from './support/accounts.ts';
+import { METRICS_TOKEN, startApp, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 const skip = hasRedis ? false : 'redis-server is not installed';
@@ -55,22 +57,19 @@ const logStream = new Writable({
 });
 
 let store: RedisRateLimitStore;
-let ctx: TestContext;
 const clock = new ManualClock(new Date('2026-03-02T10:00:10Z'));
 
-before(async () => {
-  if (skip) return;
+// Redis first: the app counts there (in memory when the file is skipped).
+const ctx = useTestApp(async () => {
+  if (skip) return { clock };
   port = await freePort();
   await startRedis();
   store = redisStore(`redis://127.0.0.1:${port}`);
-  ctx = await startApp({ clock, rateLimits: store, logger: { level: 'info', stream: logStream } });
+  return { clock, rateLimits: store, logger: { level: 'info', stream: logStream } };
 });
 
 after(async () => {
-  if (skip) return;
-  await ctx.close();
-  await killRedis();
-  await closeDatabase();
+  if (!skip) await killRedis();
 });
 
 async function readiness() {

@@ -8,42 +8,30 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { S3BlobStore } from '../src/blob-store/s3-store.ts';
-import {
-  METRICS_TOKEN,
-  type TestContext,
-  closeDatabase,
-  errorOf,
-  intakeAccount,
-  pdfFixture,
-  putUpload,
-  startApp,
-} from './harness.ts';
 import { freePort, startService } from './service-process.ts';
+import { intakeAccount } from './support/accounts.ts';
+import { METRICS_TOKEN, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { pdfFixture, putUpload } from './support/intake.ts';
 
 const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'faults-disk-'));
 const mount = (...args: string[]) => spawnSync('mount', args, { stdio: 'pipe' }).status === 0;
 const canMount = process.platform === 'linux' && mount('-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint);
 const skip = canMount ? false : 'needs permission to mount a tmpfs';
 
-let ctx: TestContext;
 let api: Awaited<ReturnType<typeof intakeAccount>>['api'];
 const pdf = pdfFixture('cv-2-pages.pdf');
 
-before(async () => {
-  if (skip) return;
-  ctx = await startApp({ filesDir: mountPoint });
+// The CV store on the small tmpfs (a plain temp dir when the file is skipped).
+const ctx = useTestApp({ filesDir: mountPoint }, async () => {
   ({ api } = await intakeAccount(ctx.app));
 });
 
-after(async () => {
-  if (!skip) {
-    await ctx.close();
-    spawnSync('umount', [mountPoint]);
-  }
+after(() => {
+  if (!skip) spawnSync('umount', [mountPoint]);
   fs.rmSync(mountPoint, { recursive: true, force: true });
-  await closeDatabase();
 });
 
 async function slot(): Promise<string> {

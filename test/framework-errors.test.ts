@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { MAX_PARAM_LENGTH } from '../src/plugins/error-handler.ts';
-import {
-  CONSOLE_TOKEN,
-  closeDatabase,
-  intakeAccount,
-  listen,
-  startApp,
-  type TestContext,
-} from './harness.ts';
+import { intakeAccount } from './support/accounts.ts';
+import { CONSOLE_TOKEN, listen, startApp, useTestApp } from './support/app.ts';
 
 /**
  * What Fastify refuses itself (the router's bad URLs and long parameters, the content-type
@@ -17,17 +11,10 @@ import {
  * and the header. Before, the router's refusals answered Fastify's own body (400 and 414).
  */
 
-let ctx: TestContext;
 let secret: string;
 
-before(async () => {
-  ctx = await startApp();
+const ctx = useTestApp({}, async () => {
   secret = (await intakeAccount(ctx.app)).key.secret;
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
 });
 
 function assertSpecError(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -18,24 +18,11 @@ import {
   Rng,
   type Schema,
 } from './fuzz-gen.ts';
-import {
-  applyTo,
-  CONSOLE_TOKEN,
-  client,
-  closeDatabase,
-  createDraft,
-  createPublished,
-  managedJob,
-  newAccount,
-  newKey,
-  newTemplate,
-  pdfFixture,
-  putUpload,
-  screeningAccount,
-  startApp,
-  type TestContext,
-  unique,
-} from './harness.ts';
+import { client, newAccount, newKey, screeningAccount, unique } from './support/accounts.ts';
+import { CONSOLE_TOKEN, useTestApp } from './support/app.ts';
+import { applyTo, pdfFixture, putUpload } from './support/intake.ts';
+import { createDraft, createPublished, managedJob } from './support/jobs.ts';
+import { newTemplate } from './support/screening.ts';
 
 /**
  * Drives every operation of the served OpenAPI document with generated requests — valid-ish ones
@@ -62,13 +49,11 @@ interface Doc {
   components: { schemas: Record<string, Schema> };
 }
 
-let ctx: TestContext;
 let doc: Doc;
 let secret: string;
 let pools: Pools;
 
-before(async () => {
-  ctx = await startApp();
+const ctx = useTestApp({}, async () => {
   doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as Doc;
   const mine = await screeningAccount(ctx.app, {
     limits: {
@@ -120,11 +105,6 @@ before(async () => {
     locale: ['en'],
     bytes: [pdf.length, 1, 10_485_760],
   };
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
 });
 
 function validators() {

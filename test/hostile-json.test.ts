@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
+import { describe, test } from 'node:test';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../src/plugins/json-body.ts';
-import {
-  CONSOLE_TOKEN,
-  closeDatabase,
-  createPublished,
-  errorOf,
-  intakeAccount,
-  startApp,
-  type TestContext,
-} from './harness.ts';
+import { intakeAccount } from './support/accounts.ts';
+import { CONSOLE_TOKEN, useTestApp } from './support/app.ts';
+import { assertBadRequest, errorOf } from './support/assert.ts';
+import { createPublished } from './support/jobs.ts';
 
 /**
  * JSON bodies are bounded in nesting before they are parsed, so no walk over the value (the
@@ -18,27 +12,13 @@ import {
  * with an Idempotency-Key on a route without a body schema overflowed the hash: 500.
  */
 
-let ctx: TestContext;
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 const nested = (depth: number, open = '[', close = ']', inner = '') =>
   `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
 
-function assertDepthRefusal(res: LightMyRequestResponse) {
-  assert.equal(res.statusCode, 400, res.body);
-  const error = errorOf(res);
-  assert.equal(error.code, 'bad_request');
-  assert.match(error.message, new RegExp(`deeper than ${MAX_JSON_DEPTH} levels`));
-  assert.match(error.requestId, /^req_/);
-}
+/** The refusal of a body nested too deep, before it is parsed. */
+const TOO_DEEP = new RegExp(`deeper than ${MAX_JSON_DEPTH} levels`);
 
 describe('deep bodies', () => {
   test('a 100k-deep array with an Idempotency-Key on close → 400, the key stays free', async () => {
@@ -55,7 +35,7 @@ describe('deep bodies', () => {
       },
       payload: nested(100_000),
     });
-    assertDepthRefusal(res);
+    assertBadRequest(res, TOO_DEEP);
     assert.ok(performance.now() - started < 1_000);
     // Nothing was claimed or written: the same key closes the job with a sane body.
     const closed = await api.post(`/v1/jobs/${job.id}/close`, {}, { 'idempotency-key': 'deep-1' });
@@ -75,7 +55,7 @@ describe('deep bodies', () => {
       },
       payload: `{"title":"T","salary":${nested(100_000, '{"a":', '}', '1')}}`,
     });
-    assertDepthRefusal(res);
+    assertBadRequest(res, TOO_DEEP);
   });
 
   test('deep console bodies are refused the same way', async () => {
@@ -85,7 +65,7 @@ describe('deep bodies', () => {
       headers: { authorization: `Bearer ${CONSOLE_TOKEN}`, 'content-type': 'application/json' },
       payload: nested(50_000),
     });
-    assertDepthRefusal(res);
+    assertBadRequest(res, TOO_DEEP);
   });
 
   test(`${MAX_JSON_DEPTH} levels pass to the schema; ${MAX_JSON_DEPTH + 1} do not`, async () => {
@@ -101,7 +81,7 @@ describe('deep bodies', () => {
     const atLimit = await send(`{"title":"T","benefits":${nested(MAX_JSON_DEPTH - 1)}}`);
     assert.equal(atLimit.statusCode, 400, atLimit.body);
     assert.match(errorOf(atLimit).message, /benefits/, 'judged by the schema, not the depth bound');
-    assertDepthRefusal(await send(`{"title":"T","benefits":${nested(MAX_JSON_DEPTH)}}`));
+    assertBadRequest(await send(`{"title":"T","benefits":${nested(MAX_JSON_DEPTH)}}`), TOO_DEEP);
   });
 
   test('brackets inside strings do not count; escaped quotes do not end a string', async () => {

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { LightMyRequestResponse } from 'fastify';
-import {
-  applicationBody,
-  CONSOLE_TOKEN,
-  closeDatabase,
-  consoleCall,
-  createPublished,
-  errorOf,
-  intakeAccount,
-  startApp,
-  type TestContext,
-} from './harness.ts';
+import { consoleCall, intakeAccount } from './support/accounts.ts';
+import { CONSOLE_TOKEN, useTestApp } from './support/app.ts';
+import { assertBadRequest, errorOf } from './support/assert.ts';
+import { applicationBody } from './support/intake.ts';
+import { createPublished } from './support/jobs.ts';
 
 /**
  * Strings the database refuses (a NUL character; an unpaired UTF-16 surrogate, which PostgreSQL's
@@ -21,25 +14,10 @@ import {
  * body, path, query. Before, each was a 500.
  */
 
-let ctx: TestContext;
+const ctx = useTestApp();
 
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx.close();
-  await closeDatabase();
-});
-
-function assertRefused(res: LightMyRequestResponse, field: RegExp) {
-  assert.equal(res.statusCode, 400, res.body);
-  const error = errorOf(res);
-  assert.equal(error.code, 'bad_request');
-  assert.match(error.message, field);
-  assert.match(error.message, /NUL|surrogate/);
-  assert.match(error.requestId, /^req_/);
-}
+/** What the refusal of a hostile string says, besides the field's name. */
+const NUL_OR_SURROGATE = /NUL|surrogate/;
 
 const HOSTILE: [string, string][] = [
   ['a NUL character', 'a\u0000b'],
@@ -53,13 +31,13 @@ describe('bodies', () => {
     test(`job title with ${name} → 400 naming title`, async () => {
       const { api } = await intakeAccount(ctx.app);
       const res = await api.post('/v1/jobs', { title: value });
-      assertRefused(res, /^title /);
+      assertBadRequest(res, NUL_OR_SURROGATE, /^title /);
     });
 
     test(`a nested string with ${name} → 400 naming skills[0].name`, async () => {
       const { api } = await intakeAccount(ctx.app);
       const res = await api.post('/v1/jobs', { title: 'T', skills: [{ name: value, level: 'required' }] });
-      assertRefused(res, /skills\[0\]\.name/);
+      assertBadRequest(res, NUL_OR_SURROGATE, /skills\[0\]\.name/);
     });
 
     test(`an application's name with ${name} → 400 naming name`, async () => {
@@ -70,7 +48,7 @@ describe('bodies', () => {
         applicationBody(ctx.clock, 'upl_x', { name: value }),
         { 'idempotency-key': `k-${Math.random()}` },
       );
-      assertRefused(res, /^name /);
+      assertBadRequest(res, NUL_OR_SURROGATE, /^name /);
     });
   }
 
@@ -82,7 +60,7 @@ describe('bodies', () => {
       applicationBody(ctx.clock, 'upl_x', { lawfulBasis: { attested: true, 'note\u0000': 'x' } }),
       { 'idempotency-key': `k-${Math.random()}` },
     );
-    assertRefused(res, /A property name in lawfulBasis/);
+    assertBadRequest(res, NUL_OR_SURROGATE, /A property name in lawfulBasis/);
   });
 
   test('a lawfulBasis value with a lone surrogate → 400', async () => {
@@ -99,7 +77,7 @@ describe('bodies', () => {
 
   test('a console body (account name) → 400 naming name', async () => {
     const res = await consoleCall(ctx.app, 'POST', '/accounts', { name: 'Co\u0000' });
-    assertRefused(res, /^name /);
+    assertBadRequest(res, NUL_OR_SURROGATE, /^name /);
   });
 
   test('well-formed pairs (emoji, CJK extension) and other controls are accepted', async () => {
@@ -118,7 +96,7 @@ describe('bodies', () => {
       headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
       payload: '{"title":"a\\u0000b"}',
     });
-    assertRefused(res, /^title /);
+    assertBadRequest(res, NUL_OR_SURROGATE, /^title /);
   });
 });
 
@@ -132,17 +110,17 @@ describe('path parameters and query strings', () => {
     test(`GET ${url} → 400 naming the path parameter, never 500`, async () => {
       const { api } = await intakeAccount(ctx.app);
       const res = await api.get(url);
-      assertRefused(res, field);
+      assertBadRequest(res, NUL_OR_SURROGATE, field);
     });
   }
 
   test('POST /v1/jobs/%00/close → 400', async () => {
     const { api } = await intakeAccount(ctx.app);
-    assertRefused(await api.post('/v1/jobs/%00/close'), /jobId/);
+    assertBadRequest(await api.post('/v1/jobs/%00/close'), NUL_OR_SURROGATE, /jobId/);
   });
 
   test('console GET /console/v1/accounts/%00 → 400', async () => {
-    assertRefused(await consoleCall(ctx.app, 'GET', '/accounts/%00'), /accountId/);
+    assertBadRequest(await consoleCall(ctx.app, 'GET', '/accounts/%00'), NUL_OR_SURROGATE, /accountId/);
   });
 
   for (const url of [
@@ -161,7 +139,7 @@ describe('path parameters and query strings', () => {
 
   test('GET /v1/jobs?updatedSince=%00 → 400 naming updatedSince', async () => {
     const { api } = await intakeAccount(ctx.app);
-    assertRefused(await api.get('/v1/jobs?updatedSince=%00'), /updatedSince/);
+    assertBadRequest(await api.get('/v1/jobs?updatedSince=%00'), NUL_OR_SURROGATE, /updatedSince/);
   });
 });
 

@@ -1,37 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { IDEMPOTENCY_LOCK_MS, requestHash } from '../src/domain/idempotency/idempotency-service.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import {
-  type TestContext,
-  closeDatabase,
-  errorOf,
-  jobsAccount,
-  listen,
-  startApp,
-  testConfig,
-  unique,
-} from './harness.ts';
+import { jobsAccount, unique } from './support/accounts.ts';
+import { listen, startApp, type TestContext, testConfig, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
 
-let ctx: TestContext;
-const opened: TestContext[] = [];
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  for (const other of opened) await other.close();
-  await ctx.close();
-  await closeDatabase();
-});
-
-async function open(options: Parameters<typeof startApp>[0] = {}): Promise<TestContext> {
-  const started = await startApp(options);
-  opened.push(started);
-  return started;
-}
+const ctx = useTestApp();
 
 async function jobIds(handle: TestContext['handle'], accountId: string): Promise<string[]> {
   const rows = await handle.db
@@ -207,7 +183,7 @@ describe('the key itself', () => {
 describe('requests still running', () => {
   test('same key while the first is still running → 409; taken over once its lock (60 s) passed', async () => {
     const clock = new ManualClock(new Date());
-    const server = await open({ clock });
+    const server = await startApp({ clock });
     const { account, api } = await jobsAccount(server.app);
     const key = unique('ik');
     const body = { title: 'In flight' };
@@ -247,7 +223,7 @@ describe('requests still running', () => {
 
   test('a 500 is not kept: the claim is released and a retry with the same key runs afresh', async () => {
     let failures = 1;
-    const server = await open({
+    const server = await startApp({
       wrapServices: (services) => ({
         ...services,
         jobs: {
@@ -273,7 +249,7 @@ describe('requests still running', () => {
 
   test('the stored answer commits with the write: when storing it fails, no job is left behind', async () => {
     let failures = 1;
-    const server = await open({
+    const server = await startApp({
       wrapServices: (services) => ({
         ...services,
         idempotency: {
@@ -336,7 +312,7 @@ describe('concurrency', () => {
   });
 
   test(`six concurrent requests with one key over real sockets → exactly one job (${testConfig.databaseUrl ? 'PostgreSQL' : 'PGlite'})`, async () => {
-    const server = await open();
+    const server = await startApp();
     const base = await listen(server.app);
     for (let round = 0; round < 5; round++) {
       const { account, key } = await jobsAccount(server.app);
@@ -367,7 +343,7 @@ describe('expiry', () => {
   test('a record is remembered 24 hours; after that the key starts afresh', async () => {
     // A clock in the past, so this test's expired records are nobody else's.
     const clock = new ManualClock('2020-03-01T10:00:00Z');
-    const server = await open({ clock });
+    const server = await startApp({ clock });
     const { account, api } = await jobsAccount(server.app);
     const key = unique('ik');
     const first = await api.post('/v1/jobs', { title: 'Day one' }, ik(key));
@@ -392,7 +368,7 @@ describe('expiry', () => {
 
   test('sweep() removes expired records and keeps live ones', async () => {
     const clock = new ManualClock('2019-06-01T00:00:00Z');
-    const server = await open({ clock });
+    const server = await startApp({ clock });
     const { account, api } = await jobsAccount(server.app);
     const old = unique('old');
     assert.equal((await api.post('/v1/jobs', { title: 'Old' }, ik(old))).statusCode, 201);

@@ -1,26 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { ManualClock } from '../src/lib/clock.ts';
+import { client, consoleCall, intakeAccount, newKey, unique } from './support/accounts.ts';
+import { startApp, type TestContext, useTestApp } from './support/app.ts';
+import { assertError, errorOf } from './support/assert.ts';
 import {
-  type TestContext,
   applicationBody,
-  client,
-  closeDatabase,
   consentReceipt,
-  consoleCall,
-  createDraft,
-  createPublished,
-  errorOf,
-  intakeAccount,
-  newKey,
   pdfFixture,
   putUpload,
-  startApp,
-  unique,
   uploadPdf,
   uploadRow,
-} from './harness.ts';
-import { ManualClock } from '../src/lib/clock.ts';
+} from './support/intake.ts';
+import { createDraft, createPublished } from './support/jobs.ts';
+import { MINUTE } from './support/time.ts';
 
 /**
  * POST /v1/jobs/{jobId}/applications: every check in the spec's order (one refusal per check, and
@@ -28,31 +22,14 @@ import { ManualClock } from '../src/lib/clock.ts';
  * it stores, duplicates, idempotent retries, the status read, the console's list, and isolation.
  */
 
-let ctx: TestContext;
 const CV = pdfFixture('cv-2-pages.pdf');
 const PNG = pdfFixture('png-renamed.pdf');
-const MINUTE = 60_000;
 const MISSING_JOB = 'job_0000000000000000000000000a';
 
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 type Api = ReturnType<typeof client>;
 type Intake = Awaited<ReturnType<typeof intakeAccount>>;
-
-function assertError(res: LightMyRequestResponse, status: number, code: string) {
-  assert.equal(res.statusCode, status, res.body);
-  const error = errorOf(res);
-  assert.equal(error.code, code, res.body);
-  assert.match(error.requestId, /^req_/);
-  return error;
-}
 
 function apply(api: Api, jobId: string, body: Record<string, unknown>, key: string | null = unique('idem')) {
   return api.post(`/v1/jobs/${jobId}/applications`, body, key === null ? {} : { 'idempotency-key': key });

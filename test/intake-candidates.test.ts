@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
-import {
-  CV_LIMITS,
-  type TestContext,
-  candidateBody,
-  applyTo,
-  client,
-  closeDatabase,
-  createPublished,
-  consoleCall,
-  errorOf,
-  intakeAccount,
-  newAccount,
-  newKey,
-  pdfFixture,
-  startApp,
-  unique,
-  uploadPdf,
-  uploadRow,
-} from './harness.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { rejectionMessage } from '../src/pdf/cv-check.ts';
+import { client, consoleCall, intakeAccount, newAccount, newKey, unique } from './support/accounts.ts';
+import { CV_LIMITS, startApp, type TestContext, useTestApp } from './support/app.ts';
+import { assertError } from './support/assert.ts';
+import { applyTo, candidateBody, pdfFixture, uploadPdf, uploadRow } from './support/intake.ts';
+import { createPublished } from './support/jobs.ts';
+import { MINUTE } from './support/time.ts';
 
 /**
  * POST /v1/candidates: every import outcome decided in the call (queued, suppressed,
@@ -29,30 +15,13 @@ import { rejectionMessage } from '../src/pdf/cv-check.ts';
  * budget, and suppressing an address that was already imported.
  */
 
-let ctx: TestContext;
 const CV = pdfFixture('cv-2-pages.pdf');
 // A one-page lunch menu printed by Chromium: a readable PDF with a text layer that is not a CV.
 const MENU = pdfFixture('not-a-cv-menu.pdf');
-const MINUTE = 60_000;
 
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 type Api = ReturnType<typeof client>;
-
-function assertError(res: LightMyRequestResponse, status: number, code: string) {
-  assert.equal(res.statusCode, status, res.body);
-  const error = errorOf(res);
-  assert.equal(error.code, code, res.body);
-  assert.match(error.requestId, /^req_/);
-  return error;
-}
 
 function importCandidate(api: Api, body: Record<string, unknown>, key: string | null = unique('idem')) {
   return api.post('/v1/candidates', body, key === null ? {} : { 'idempotency-key': key });

@@ -1,55 +1,30 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
+import { before, describe, test } from 'node:test';
+import { client, intakeAccount, newAccount, newKey, unique } from './support/accounts.ts';
+import { BASE_URL, CV_LIMITS, startApp, type TestContext, useTestApp } from './support/app.ts';
+import { assertError } from './support/assert.ts';
 import {
-  BASE_URL,
-  CV_LIMITS,
-  type TestContext,
   applicationBody,
-  client,
-  closeDatabase,
-  createPublished,
-  errorOf,
-  intakeAccount,
-  newAccount,
-  newKey,
   pdfFixture,
   putUpload,
-  startApp,
-  unique,
   uploadPath,
   uploadPdf,
   uploadRow,
-} from './harness.ts';
+} from './support/intake.ts';
+import { createPublished } from './support/jobs.ts';
+import { MINUTE } from './support/time.ts';
 
 /**
  * Consent text (GET /v1/consent-text) and uploads (POST /v1/uploads, the local presigned PUT, and
  * the rules on naming an upload in an application: within the hour, once, by its own account).
  */
 
-let ctx: TestContext;
 const CV = pdfFixture('cv-2-pages.pdf');
-const MINUTE = 60_000;
 
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 type Api = ReturnType<typeof client>;
-
-function assertError(res: LightMyRequestResponse, status: number, code: string) {
-  assert.equal(res.statusCode, status, res.body);
-  const error = errorOf(res);
-  assert.equal(error.code, code, res.body);
-  assert.match(error.requestId, /^req_/);
-  return error;
-}
 
 function apply(api: Api, jobId: string, body: Record<string, unknown>) {
   return api.post(`/v1/jobs/${jobId}/applications`, body, { 'idempotency-key': unique('idem') });

@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  CV_LIMITS,
-  type TestContext,
-  applicationBody,
-  type client,
-  closeDatabase,
-  consentReceipt,
-  createPublished,
-  errorOf,
-  intakeAccount,
-  pdfFixture,
-  startApp,
-  unique,
-  uploadPdf,
-  uploadRow,
-} from './harness.ts';
 import { type CvLocale, type CvRejectReason, rejectionMessage } from '../src/pdf/cv-check.ts';
+import { type client, intakeAccount, unique } from './support/accounts.ts';
+import { CV_LIMITS, startApp, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { applicationBody, consentReceipt, pdfFixture, uploadPdf, uploadRow } from './support/intake.ts';
+import { createPublished } from './support/jobs.ts';
 
 /**
  * Check (6) of an application: each cv_rejected reason with a PDF made by a real producer
@@ -25,7 +14,6 @@ import { type CvLocale, type CvRejectReason, rejectionMessage } from '../src/pdf
  * discarded; and a PDF with only an owner password accepted.
  */
 
-let ctx: TestContext;
 let api: ReturnType<typeof client>;
 let accountId: string;
 let jobId: string;
@@ -52,17 +40,11 @@ const REASONS: [CvRejectReason, string, () => Buffer][] = [
   ['corrupt', 'the first half of the CV (a truncated download)', () => pdfFixture('truncated.pdf')],
 ];
 
-before(async () => {
-  ctx = await startApp();
+const ctx = useTestApp({}, async () => {
   const made = await intakeAccount(ctx.app);
   api = made.api;
   accountId = made.account.id;
   jobId = (await createPublished(api)).id;
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
 });
 
 async function applicationCount(): Promise<number> {

@@ -1,33 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  BASE_URL,
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  errorOf,
-  jobBody,
-  jobRow,
-  jobsAccount,
-  newKey,
-  client,
-  startApp,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { client, consoleCall, jobsAccount, newKey } from './support/accounts.ts';
+import { BASE_URL, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { jobBody, jobCount, jobRow } from './support/jobs.ts';
+import { DAY } from './support/time.ts';
 
-let ctx: TestContext;
 let api: Awaited<ReturnType<typeof jobsAccount>>['api'];
 
-before(async () => {
-  ctx = await startApp();
+const ctx = useTestApp({}, async () => {
   ({ api } = await jobsAccount(ctx.app, { limits: { requestsPerMinute: 100_000 } }));
 });
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
-
-const DAY = 86_400_000;
 
 /** Every JobWrite field, each with a valid value. */
 function fullBody(now: Date): Record<string, unknown> {
@@ -61,15 +44,6 @@ async function rejects(body: unknown, field: string, route = '/v1/jobs', method:
   assert.equal(error.field, field, `field of ${res.body}`);
   assert.match(error.message, new RegExp(field.replace(/[.[\]]/g, '\\$&')), 'the message names the field');
   return error;
-}
-
-async function jobCount(accountId: string): Promise<number> {
-  const rows = await ctx.handle.db
-    .selectFrom('jobs')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .execute();
-  return rows.length;
 }
 
 describe('POST /v1/jobs', () => {
@@ -178,7 +152,7 @@ describe('POST /v1/jobs', () => {
     const nullTitle = await own.post('/v1/jobs', { title: null });
     assert.equal(nullTitle.statusCode, 400);
     assert.equal(errorOf(nullTitle).field, 'title');
-    assert.equal(await jobCount(account.id), 0, 'nothing was created');
+    assert.equal(await jobCount(ctx.handle, account.id), 0, 'nothing was created');
   });
 
   test('a body that is not a JSON object is 400', async () => {
@@ -308,7 +282,7 @@ describe('POST /v1/jobs', () => {
         const onCreate = await own.post('/v1/jobs', jobBody({ [field]: value }));
         assert.equal(onCreate.statusCode, 400);
         assert.equal(errorOf(onCreate).field, field);
-        assert.equal(await jobCount(account.id), 0, 'never silently ignored: nothing created');
+        assert.equal(await jobCount(ctx.handle, account.id), 0, 'never silently ignored: nothing created');
 
         const draft = (await own.post('/v1/jobs', jobBody())).json().job;
         const before = await jobRow(ctx.handle, draft.id);
@@ -397,11 +371,11 @@ describe('POST /v1/jobs', () => {
     assert.equal(first.statusCode, 201);
     assert.equal(second.statusCode, 201);
     assert.equal(second.json().job.id, first.json().job.id);
-    assert.equal(await jobCount(account.id), 1);
+    assert.equal(await jobCount(ctx.handle, account.id), 1);
     const other = await own.post('/v1/jobs', jobBody({ title: 'Different' }), headers);
     assert.equal(other.statusCode, 409);
     assert.equal(errorOf(other).code, 'conflict');
-    assert.equal(await jobCount(account.id), 1);
+    assert.equal(await jobCount(ctx.handle, account.id), 1);
   });
 
   test('a read-only key cannot create', async () => {
@@ -410,6 +384,6 @@ describe('POST /v1/jobs', () => {
     const res = await reader.post('/v1/jobs', jobBody());
     assert.equal(res.statusCode, 403);
     assert.equal(errorOf(res).code, 'forbidden');
-    assert.equal(await jobCount(account.id), 0);
+    assert.equal(await jobCount(ctx.handle, account.id), 0);
   });
 });

@@ -1,32 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createDraft,
-  createPublished,
-  errorOf,
-  jobRow,
-  jobsAccount,
-  startApp,
-} from './harness.ts';
+import { consoleCall, jobsAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { createDraft, createPublished, jobRow } from './support/jobs.ts';
 
 /**
  * Account isolation on every job route: another account's job answers exactly as a job that does
  * not exist (same status, same code, same message), and is left untouched.
  */
 
-let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof jobsAccount>>;
 let intruder: Awaited<ReturnType<typeof jobsAccount>>;
 let jobs: Record<'draft' | 'published' | 'closed' | 'staged' | 'managed', string>;
 
 const MISSING = 'job_0000000000000000000000000a';
 
-before(async () => {
-  ctx = await startApp();
+const ctx = useTestApp({}, async () => {
   owner = await jobsAccount(ctx.app, { limits: { requestsPerMinute: 100_000 } });
   intruder = await jobsAccount(ctx.app, { limits: { requestsPerMinute: 100_000 } });
   const api = owner.api;
@@ -46,11 +37,6 @@ before(async () => {
     staged: staged.id,
     managed: managed.id,
   };
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
 });
 
 async function snapshot() {

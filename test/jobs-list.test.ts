@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  type TestContext,
-  closeDatabase,
-  createDraft,
-  createPublished,
-  errorOf,
-  jobRow,
-  jobsAccount,
-  startApp,
-} from './harness.ts';
+import { before, describe, test } from 'node:test';
+import { jobsAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { createDraft, createPublished, jobRow } from './support/jobs.ts';
+import { DAY } from './support/time.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
-
-const DAY = 86_400_000;
 type Api = Awaited<ReturnType<typeof jobsAccount>>['api'];
 
 async function account() {

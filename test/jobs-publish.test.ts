@@ -1,31 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  BASE_URL,
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createDraft,
-  createPublished,
-  errorOf,
-  jobRow,
-  jobsAccount,
-  startApp,
-  unique,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { consoleCall, jobsAccount, unique } from './support/accounts.ts';
+import { BASE_URL, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { createDraft, createPublished, jobRow } from './support/jobs.ts';
+import { DAY } from './support/time.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
-
-const DAY = 86_400_000;
 type Api = Awaited<ReturnType<typeof jobsAccount>>['api'];
 
 async function account(fields: Parameters<typeof jobsAccount>[1] = {}) {

@@ -1,31 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createDraft,
-  createPublished,
-  errorOf,
-  jobRow,
-  jobsAccount,
-  startApp,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { consoleCall, jobsAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { createDraft, createPublished, jobRow } from './support/jobs.ts';
+import { DAY } from './support/time.ts';
 
 /** Every row of api.md's job status table. */
 
-let ctx: TestContext;
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
-
-const DAY = 86_400_000;
+const ctx = useTestApp();
 
 async function account() {
   return jobsAccount(ctx.app, { limits: { requestsPerMinute: 100_000 } });

@@ -1,59 +1,24 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { REFRESH_BATCH_MS } from '../src/domain/matches/match-service.ts';
-import {
-  type TestContext,
-  candidateBody,
-  closeDatabase,
-  consoleCall,
-  createPublished,
-  drainAll,
-  manageJob,
-  screeningAccount,
-  startListeningApp,
-  unique,
-  uploadPdf,
-} from './harness.ts';
+import { BACKEND_ROLE } from './fixtures/matches/backend-role.ts';
 import pool from './fixtures/matches/pool.json' with { type: 'json' };
 import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-cv.ts';
+import { consoleCall, screeningAccount, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { ARTIFACTS, NO_CHROMIUM, offlineContext, useBrowser } from './support/browser.ts';
+import { candidateBody, uploadPdf } from './support/intake.ts';
+import { createPublished, manageJob } from './support/jobs.ts';
+import { drainAll } from './support/mail.ts';
 
 // The DOM, as far as the function run in Chromium below uses it (tsconfig has no DOM lib).
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}`;
-const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
+const ctx = useTestApp({ listen: true });
+const browser = useBrowser();
 
-let ctx: TestContext & { baseUrl: string };
-let browser: Browser;
-
-before(async () => {
-  if (SKIP) return;
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  ctx = await startListeningApp();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  await ctx?.close();
-  await closeDatabase();
-});
-
-describe('the console Matches page in Chromium, without JavaScript', { skip: SKIP }, () => {
+describe('the console Matches page in Chromium, without JavaScript', { skip: NO_CHROMIUM }, () => {
   test('a recruiter reads a managed role’s matches at 390 and 1280 px', async () => {
     const s = await screeningAccount(ctx.app);
     const backend = (pool as (PoolCvDescription & { truth: { occupation: string } })[]).filter(
@@ -68,17 +33,7 @@ describe('the console Matches page in Chromium, without JavaScript', { skip: SKI
       const res = await s.api.post('/v1/candidates', body, { 'idempotency-key': unique('idem') });
       assert.equal(res.statusCode, 201, res.body);
     }
-    const job = await createPublished(s.api, {
-      title: 'Senior Backend Engineer',
-      category: 'engineering',
-      description: '<p>APIs in Go on PostgreSQL.</p>',
-      skills: [
-        { name: 'Go', level: 'required' },
-        { name: 'PostgreSQL', level: 'required' },
-        { name: 'Kubernetes', level: 'required' },
-      ],
-      location: { remotePolicy: 'remote' },
-    });
+    const job = await createPublished(s.api, BACKEND_ROLE);
     await manageJob(ctx.app, s.account.id, job.id);
     await drainAll(ctx.worker);
     ctx.clock.advance(REFRESH_BATCH_MS + 1);
@@ -90,13 +45,10 @@ describe('the console Matches page in Chromium, without JavaScript', { skip: SKI
       role: 'recruiter',
     });
     assert.equal(invited.statusCode, 201, invited.body);
-    const context = await browser.newContext({
+    const context = await offlineContext(browser, ctx.baseUrl, {
       javaScriptEnabled: false,
       viewport: { width: 1280, height: 900 },
     });
-    await context.route('**/*', (route) =>
-      route.request().url().startsWith(ctx.baseUrl) ? route.continue() : route.abort(),
-    );
     const page = await context.newPage();
     await page.goto(invited.json().inviteUrl);
     await page.getByLabel('Password').fill('a long and careful password');

@@ -1,30 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { REFRESH_BATCH_MS } from '../src/domain/matches/match-service.ts';
-import {
-  type TestContext,
-  applicationBody,
-  candidateBody,
-  claimLinksIn,
-  client,
-  closeDatabase,
-  consoleCall,
-  createPublished,
-  drainAll,
-  errorOf,
-  mailTo,
-  manageJob,
-  newKey,
-  newTemplate,
-  screeningAccount,
-  startApp,
-  triggerScreening,
-  unique,
-  uploadPdf,
-} from './harness.ts';
 import { signedIn } from './console-web-client.ts';
+import { BACKEND_ROLE } from './fixtures/matches/backend-role.ts';
 import pool from './fixtures/matches/pool.json' with { type: 'json' };
 import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-cv.ts';
+import { client, consoleCall, newKey, screeningAccount, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { applicationBody, candidateBody, uploadPdf } from './support/intake.ts';
+import { createPublished, manageJob } from './support/jobs.ts';
+import { claimLinksIn, drainAll, mailTo } from './support/mail.ts';
+import { newTemplate, triggerScreening } from './support/screening.ts';
 
 /**
  * Matches for managed ads (extensions.md §2, issue 19), through the real path: pool CVs drawn as
@@ -32,14 +19,7 @@ import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-
  * the keyed tasks, read through GET /v1/jobs/{jobId}/matches.
  */
 
-let ctx: TestContext;
-before(async () => {
-  ctx = await startApp();
-});
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 const people = pool as (PoolCvDescription & { truth: { occupation: string; level: string } })[];
 const of = (occupation: string, language?: string) =>
@@ -50,16 +30,8 @@ const backend = of('backend');
 const chefs = of('chef');
 
 const ROLE = {
-  title: 'Senior Backend Engineer',
-  category: 'engineering',
-  description: '<p>APIs in Go on PostgreSQL, deployed on Kubernetes.</p>',
-  skills: [
-    { name: 'Go', level: 'required' },
-    { name: 'PostgreSQL', level: 'required' },
-    { name: 'Kubernetes', level: 'required' },
-    { name: 'Kafka', level: 'nice_to_have' },
-  ],
-  location: { remotePolicy: 'remote' },
+  ...BACKEND_ROLE,
+  skills: [...BACKEND_ROLE.skills, { name: 'Kafka', level: 'nice_to_have' }],
 };
 
 type Api = ReturnType<typeof client>;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { BASE_URL, closeDatabase, startApp, type TestContext } from './harness.ts';
+import { BASE_URL, useTestApp } from './support/app.ts';
 
 /**
  * The served document as a client generator reads it: every body a named component, headers the
@@ -29,18 +29,12 @@ interface Document {
   components: { schemas: Record<string, object>; headers: Record<string, object> };
 }
 
-let ctx: TestContext;
 let doc: Document;
 let consoleDoc: Document;
 
-before(async () => {
-  ctx = await startApp();
+const ctx = useTestApp({}, async () => {
   doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
   consoleDoc = (await ctx.app.inject({ method: 'GET', url: '/console/v1/openapi.json' })).json();
-});
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
 });
 
 const operations = (document: Document) =>

@@ -1,33 +1,16 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import pg from 'pg';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { type DbHandle, openDatabase } from '../src/db/connect.ts';
 import { migrate, migrationFiles, migrationsCurrent } from '../src/db/migrate.ts';
-import {
-  type TestContext,
-  closeDatabase,
-  errorOf,
-  jobsAccount,
-  startApp,
-  testConfig,
-  unique,
-} from './harness.ts';
+import { jobsAccount, unique } from './support/accounts.ts';
+import { startApp, testConfig, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
-let ctx: TestContext;
-const opened: TestContext[] = [];
-
-before(async () => {
-  ctx = await startApp({ metricsToken: METRICS_TOKEN });
-});
-
-after(async () => {
-  for (const other of opened) await other.close();
-  await ctx.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ metricsToken: METRICS_TOKEN });
 
 describe('probes', () => {
   test('/healthz → 200', async () => {
@@ -46,7 +29,6 @@ describe('probes', () => {
     const handle = await openDatabase({ databaseUrl: testConfig.databaseUrl, dataDir: null });
     await migrate(handle);
     const dedicated = await startApp({ handle });
-    opened.push(dedicated);
     assert.equal((await dedicated.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
     await handle.close();
     const res = await dedicated.app.inject({ method: 'GET', url: '/readyz' });
@@ -60,7 +42,6 @@ describe('probes', () => {
     const handle = await openDatabase({ databaseUrl: null, dataDir: null });
     try {
       const unmigrated = await startApp({ handle });
-      opened.push(unmigrated);
       const res = await unmigrated.app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(res.statusCode, 503, res.body);
       assert.equal(errorOf(res).code, 'unavailable');
@@ -75,7 +56,6 @@ describe('probes', () => {
 describe('/metrics', () => {
   test('off without METRICS_TOKEN (the 404 of any unknown path); with it, only for its bearer token (401 otherwise)', async () => {
     const unset = await startApp({ metricsToken: null });
-    opened.push(unset);
     const off = await unset.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(off.statusCode, 404, off.body);
     assert.equal(errorOf(off).code, 'not_found');

@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import { type Browser, type BrowserContext, type Page, type Response, chromium } from 'playwright-core';
+import { beforeEach, describe, test } from 'node:test';
+import type { BrowserContext, Page, Response } from 'playwright-core';
 import { ManualClock } from '../src/lib/clock.ts';
-import {
-  type TestContext,
-  client,
-  closeDatabase,
-  consoleCall,
-  createDraft,
-  createPublished,
-  drainAll,
-  intakeAccount,
-  startListeningApp,
-  unique,
-} from './harness.ts';
 import { XSS_PAYLOADS } from './pages-xss-payloads.ts';
+import { client, consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { ARTIFACTS, NO_CHROMIUM, submitApplyForm, useBrowser } from './support/browser.ts';
+import { createDraft, createPublished } from './support/jobs.ts';
+import { drainAll } from './support/mail.ts';
 
 // The DOM, as far as the page functions below use it (tsconfig has no DOM lib; they run in Chromium).
 interface DomElement {
@@ -38,14 +31,9 @@ declare const document: {
 declare const navigator: { userAgent: string };
 declare const window: { innerWidth: number; getComputedStyle(el: DomElement): { outlineStyle: string } };
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
-const SKIP = HAS_CHROMIUM
-  ? false
-  : `Chromium not found at ${CHROMIUM}: browser tests skipped (CI's .ci/run installs it with apt-get)`;
-if (!HAS_CHROMIUM) console.warn(`# ${SKIP}`);
+if (NO_CHROMIUM)
+  console.warn(`# ${NO_CHROMIUM}: browser tests skipped (CI's .ci/run installs it with apt-get)`);
 
-const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const CV_PDF = path.resolve(import.meta.dirname, 'fixtures', 'pdf', 'cv-2-pages.pdf');
 const SCAN_PDF = path.resolve(import.meta.dirname, 'fixtures', 'pdf', 'scan-image-only.pdf');
 const PNG_PDF = path.resolve(import.meta.dirname, 'fixtures', 'pdf', 'png-renamed.pdf');
@@ -143,48 +131,27 @@ const AD = {
   workStyle: 'Async-first, core hours 10–15',
 };
 
-let ctx: TestContext & { baseUrl: string };
-let browser: Browser;
-let intake: Awaited<ReturnType<typeof intakeAccount>>;
-const contexts: BrowserContext[] = [];
-
-before(async () => {
-  if (!HAS_CHROMIUM) return;
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  // The burst challenge has tests of its own (apply-hostile.test.ts, apply-screens.test.ts).
-  ctx = await startListeningApp({
+// The burst challenge has tests of its own (apply-hostile.test.ts, apply-screens.test.ts).
+const ctx = useTestApp(
+  {
+    listen: true,
     clock: new ManualClock(T0),
     applyPage: { burstPerAddress: 1000, burstPerJob: 1000 },
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  intake = await intakeAccount(ctx.app, { companyName: 'Acme Browser Ltd' });
-  const logo = await consoleCall(ctx.app, 'PATCH', `/accounts/${intake.account.id}`, { logoUrl: LOGO });
-  assert.equal(logo.statusCode, 200, logo.body);
-});
+  },
+  async () => {
+    intake = await intakeAccount(ctx.app, { companyName: 'Acme Browser Ltd' });
+    const logo = await consoleCall(ctx.app, 'PATCH', `/accounts/${intake.account.id}`, { logoUrl: LOGO });
+    assert.equal(logo.statusCode, 200, logo.body);
+  },
+);
+// Closing the browser closes the contexts opened in it.
+const browser = useBrowser(['--disable-quic', '--disable-sync']);
+let intake: Awaited<ReturnType<typeof intakeAccount>>;
 
 // Each test starts a new minute of the app's clock: the per-address limit counts every POST of
 // 127.0.0.1, and this file's browser sends them all from there.
 beforeEach(() => {
-  ctx?.clock.advance(61_000);
-});
-
-after(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-  await browser?.close();
-  await ctx?.close();
-  await closeDatabase();
+  ctx.clock.advance(61_000);
 });
 
 // ---- Browser helpers ----
@@ -204,7 +171,6 @@ async function newContext(
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: options.viewport ?? { width: 1280, height: 900 },
   });
-  contexts.push(context);
   context.setDefaultTimeout(20_000);
   await context.route('**/*', async (route) => {
     const url = route.request().url();
@@ -233,21 +199,6 @@ async function assertPageHeaders(response: Response | null, label: string): Prom
 
 async function htmlLang(page: Page): Promise<string | null> {
   return page.locator('html').getAttribute('lang');
-}
-
-/** Clicks `click` and waits for the form POST to /apply/{jobId} to load as the new page. */
-async function submitForm(page: Page, jobId: string, click: () => Promise<void>): Promise<Response> {
-  const [response] = await Promise.all([
-    page.waitForResponse(
-      (r) =>
-        r.request().method() === 'POST' &&
-        new URL(r.url()).pathname === `/apply/${jobId}` &&
-        r.request().isNavigationRequest(),
-    ),
-    page.waitForEvent('domcontentloaded'),
-    click(),
-  ]);
-  return response;
 }
 
 async function fillForm(
@@ -313,7 +264,7 @@ function findExecutable(): string[] {
 
 // =====================================================================================
 
-describe('hosted pages in Chromium', { skip: SKIP }, () => {
+describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
   test('job page → JSON-LD → apply button → form filled by label → real PDF via the presigned upload → console shows the receipt', async () => {
     const job = await publish({}, { expiryDays: 60 });
     const { page } = await newContext();
@@ -384,7 +335,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
       where: 'Porto, PT',
       note: 'Keen on PostgreSQL.',
     });
-    const result = await submitForm(page, job.id, () =>
+    const result = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.en.submit }).click(),
     );
     assert.equal(result.status(), 201);
@@ -455,7 +406,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     assert.equal(await htmlLang(page), 'fr');
     const address = email();
     await fillForm(page, 'fr', { name: 'Léa Dubois', email: address });
-    const result = await submitForm(page, job.id, () =>
+    const result = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.fr.submit }).click(),
     );
     assert.equal(result.status(), 201);
@@ -480,7 +431,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     const requests: string[] = [];
     page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
     await fillForm(page, 'es', { name: 'Lucía Fernández', email: email(), note: 'Hola.' });
-    const result = await submitForm(page, job.id, () =>
+    const result = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.es.submit }).click(),
     );
     assert.equal(result.status(), 201);
@@ -515,7 +466,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     const { page } = await newContext();
     await page.goto(job.applyLink);
     await fillForm(page, 'en', { name: '', email: 'someone@', phone: '+44 20 7946 0018' });
-    const result = await submitForm(page, job.id, () =>
+    const result = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.en.submit }).click(),
     );
     assert.equal(result.status(), 400);
@@ -548,7 +499,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     assert.equal((await applicationsOf(job.id)).length, 0);
 
     await fillForm(page, 'en', { name: 'Tomás Ruiz', email: email() });
-    const fixed = await submitForm(page, job.id, () =>
+    const fixed = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.en.submit }).click(),
     );
     assert.equal(fixed.status(), 201);
@@ -575,7 +526,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
       const { page } = await newContext({ javaScriptEnabled: c.js });
       await page.goto(`${job.applyLink}?lang=${c.lang}`);
       await fillForm(page, c.lang, { name: 'Rui Costa', email: email(), cv: c.file });
-      const result = await submitForm(page, job.id, () =>
+      const result = await submitApplyForm(page, job.id, () =>
         page.getByRole('button', { name: WORDS[c.lang].submit }).click(),
       );
       assert.equal(result.status(), 422, `${c.lang}`);
@@ -605,14 +556,14 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     await fillForm(page, 'en', { name: 'Noor Haddad', email: address });
     assert.equal(
       (
-        await submitForm(page, job.id, () => page.getByRole('button', { name: WORDS.en.submit }).click())
+        await submitApplyForm(page, job.id, () => page.getByRole('button', { name: WORDS.en.submit }).click())
       ).status(),
       201,
     );
 
     await page.goto(job.applyLink);
     await fillForm(page, 'en', { name: 'Noor H.', email: address.toUpperCase() });
-    const again = await submitForm(page, job.id, () =>
+    const again = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.en.submit }).click(),
     );
     assert.equal(again.status(), 201);
@@ -637,7 +588,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     );
     await fillForm(page, 'en', { name: 'Spam Bot', email: email() });
     await trap.fill('https://spam.example/', { force: true });
-    const result = await submitForm(page, job.id, () =>
+    const result = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.en.submit }).click(),
     );
     assert.equal(result.status(), 201);
@@ -665,7 +616,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     });
     const evil = await context.newPage();
     await evil.goto('http://attacker.test/');
-    const forged = await submitForm(evil, job.id, () =>
+    const forged = await submitApplyForm(evil, job.id, () =>
       evil.getByRole('button', { name: 'Win a prize' }).click(),
     );
     assert.equal(forged.status(), 403);
@@ -681,7 +632,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     await page.goto(job.applyLink);
     await fillForm(page, 'en', { name: 'Real Person', email: victim });
     await context.clearCookies();
-    const noCookie = await submitForm(page, job.id, () =>
+    const noCookie = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.en.submit }).click(),
     );
     assert.equal(noCookie.status(), 403);
@@ -689,7 +640,7 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
 
     // The 403 page is a fresh form: sent again, it goes through.
     await fillForm(page, 'en', { name: 'Real Person', email: victim });
-    const ok = await submitForm(page, job.id, () =>
+    const ok = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.en.submit }).click(),
     );
     assert.equal(ok.status(), 201);
@@ -701,12 +652,12 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
     const { page } = await newContext({ javaScriptEnabled: false });
     await page.goto(`${job.applyLink}?lang=es`);
     for (let i = 1; i <= 10; i++) {
-      const res = await submitForm(page, job.id, () =>
+      const res = await submitApplyForm(page, job.id, () =>
         page.getByRole('button', { name: WORDS.es.submit }).click(),
       );
       assert.equal(res.status(), 400, `POST ${i}`);
     }
-    const limited = await submitForm(page, job.id, () =>
+    const limited = await submitApplyForm(page, job.id, () =>
       page.getByRole('button', { name: WORDS.es.submit }).click(),
     );
     assert.equal(limited.status(), 429);
@@ -981,7 +932,9 @@ describe('hosted pages in Chromium', { skip: SKIP }, () => {
       if (label === 'phone') {
         await page.goto(`${job.applyLink}?lang=fr`);
         await fillForm(page, 'fr', { name: '', email: 'x', cv: SCAN_PDF });
-        await submitForm(page, job.id, () => page.getByRole('button', { name: WORDS.fr.submit }).click());
+        await submitApplyForm(page, job.id, () =>
+          page.getByRole('button', { name: WORDS.fr.submit }).click(),
+        );
         const wide = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(wide <= 390, `apply page with errors is ${wide}px wide`);
         const file = path.join(ARTIFACTS, 'apply-page-errors-phone.png');

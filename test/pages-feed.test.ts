@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import {
-  type TestContext,
-  closeDatabase,
-  createPublished,
-  intakeAccount,
-  listen,
-  startApp,
-  unique,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { intakeAccount, unique } from './support/accounts.ts';
+import { listen, useTestApp } from './support/app.ts';
+import { ARTIFACTS, launchChromium, NO_CHROMIUM } from './support/browser.ts';
+import { createPublished } from './support/jobs.ts';
 
 /**
  * The job seeker feed (issue 15 item 12): salary on each role, server-side filters (category,
@@ -19,12 +12,10 @@ import {
  * the filters, in the four languages; screenshots at phone and desktop width.
  */
 
-let ctx: TestContext;
 // The database is shared with other tests' roles: every role here carries this word in its title.
 const TAG = unique('Zq').replace(/[^A-Za-z0-9]/g, '');
 
-before(async () => {
-  ctx = await startApp();
+const ctx = useTestApp({}, async () => {
   const a = await intakeAccount(ctx.app, { companyName: 'Harbour Analytics' });
   const b = await intakeAccount(ctx.app, { companyName: 'Ponte Software' });
   await createPublished(a.api, {
@@ -48,11 +39,6 @@ before(async () => {
     salary: { min: 4000, currency: 'EUR', period: 'month' },
     location: { city: 'Lisboa', country: 'PT', remotePolicy: 'onsite' },
   });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
 });
 
 async function page(url: string) {
@@ -133,23 +119,11 @@ describe('filters and search, server-side', () => {
   });
 });
 
-const CHROMIUM = '/usr/bin/chromium';
-describe('screenshots', { skip: fs.existsSync(CHROMIUM) ? false : 'no Chromium' }, () => {
+describe('screenshots', { skip: NO_CHROMIUM }, () => {
   test('the filtered feed at 390 and 1280 wide: nothing overflows sideways', async () => {
     const base = await listen(ctx.app);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
-      const out = path.resolve(import.meta.dirname, '..', 'test-artifacts');
-      fs.mkdirSync(out, { recursive: true });
       for (const width of [390, 1280]) {
         const context = await browser.newContext({ viewport: { width, height: 900 } });
         const tab = await context.newPage();
@@ -162,7 +136,7 @@ describe('screenshots', { skip: fs.existsSync(CHROMIUM) ? false : 'no Chromium' 
         const overflow = await tab.evaluate('document.documentElement.scrollWidth > window.innerWidth');
         assert.equal(overflow, false, `${width}: no sideways scroll`);
         await tab.goto(`${base}/en/jobs?q=${TAG}`);
-        await tab.screenshot({ path: path.join(out, `job-feed-${width}.png`), fullPage: true });
+        await tab.screenshot({ path: path.join(ARTIFACTS, `job-feed-${width}.png`), fullPage: true });
         await context.close();
       }
     } finally {

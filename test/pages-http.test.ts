@@ -3,40 +3,21 @@ import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { SITEMAP_TTL_MS } from '../src/http/pages/sitemap.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import {
-  BASE_URL,
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createDraft,
-  createPublished,
-  intakeAccount,
-  linkPath,
-  pdfFixture,
-  putUpload,
-  startApp,
-  unique,
-} from './harness.ts';
+import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { BASE_URL, startApp, type TestContext, useTestApp } from './support/app.ts';
+import { pdfFixture, putUpload } from './support/intake.ts';
+import { createDraft, createPublished } from './support/jobs.ts';
+import { linkPath } from './support/mail.ts';
+import { DAY } from './support/time.ts';
 
 /** Pages are read at a fixed moment so dates can be checked as each language writes them. */
 const T0 = '2026-03-15T09:00:00.000Z';
-const DAY = 86_400_000;
 const LANGS = ['en', 'es', 'fr', 'pt'] as const;
 type Lang = (typeof LANGS)[number];
 
-let ctx: TestContext;
-
-before(async () => {
-  // The burst challenge has tests of its own (apply-hostile.test.ts); here it never starts.
-  ctx = await startApp({
-    clock: new ManualClock(T0),
-    applyPage: { burstPerAddress: 1000, burstPerJob: 1000 },
-  });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
+const ctx = useTestApp({
+  clock: new ManualClock(T0),
+  applyPage: { burstPerAddress: 1000, burstPerJob: 1000 },
 });
 
 // ---- Reading pages ----

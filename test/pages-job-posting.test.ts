@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  BASE_URL,
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createPublished,
-  intakeAccount,
-  linkPath,
-  startApp,
-} from './harness.ts';
+import { describe, test } from 'node:test';
+import { consoleCall, intakeAccount } from './support/accounts.ts';
+import { BASE_URL, useTestApp } from './support/app.ts';
+import { createPublished } from './support/jobs.ts';
+import { linkPath } from './support/mail.ts';
 
 /**
  * The hosted job page as Google for Jobs reads it (issue 15 items 8 and 9): every JobPosting the
@@ -18,14 +12,7 @@ import {
  * country's name.
  */
 
-let ctx: TestContext;
-before(async () => {
-  ctx = await startApp();
-});
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp();
 
 type Ld = Record<string, unknown>;
 

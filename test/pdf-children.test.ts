@@ -7,18 +7,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { type CvCheckerEvent, createCvChecker, ParserPoolUnavailable } from '../src/pdf/cv-check.ts';
 import { ParserPool } from '../src/pdf/parser-pool.ts';
-import {
-  type TestContext,
-  applyWithCv,
-  CV_LIMITS,
-  closeDatabase,
-  pdfFixture,
-  startApp,
-  tempDir,
-} from './harness.ts';
+import { CV_LIMITS, tempDir, useTestApp } from './support/app.ts';
+import { applyWithCv, pdfFixture } from './support/intake.ts';
 
 /** A checker whose parse_started events go to `onStart` (which may kill the child). */
 function checkerWith(onStart: (pid: number, attempt: number) => void) {
@@ -71,7 +64,6 @@ describe('a child killed while it parses', () => {
 });
 
 describe('through the API', () => {
-  let ctx: TestContext;
   let killed = 0;
   const checker = checkerWith((pid, attempt) => {
     if (attempt === 1) {
@@ -80,14 +72,9 @@ describe('through the API', () => {
     }
   });
 
-  before(async () => {
-    ctx = await startApp({ inspector: checker });
-  });
-
+  const ctx = useTestApp({ inspector: checker });
   after(async () => {
-    await ctx?.close();
     await checker.close();
-    await closeDatabase();
   });
 
   test('an application whose parser child is killed mid-parse still succeeds', async () => {

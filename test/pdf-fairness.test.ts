@@ -4,22 +4,15 @@
 // spec's error body instead of waiting without end.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { CheckQueueFull, type CheckShare, FairLimiter } from '../src/pdf/fair-limiter.ts';
-import type { CvInspector } from '../src/domain/intake/ports.ts';
-import { createCvChecker } from '../src/pdf/cv-check.ts';
-import {
-  type TestContext,
-  applyWithCv,
-  CV_LIMITS,
-  closeDatabase,
-  errorOf,
-  pdfFixture,
-  startApp,
-  tempDir,
-} from './harness.ts';
 import fs from 'node:fs';
 import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { CvInspector } from '../src/domain/intake/ports.ts';
+import { createCvChecker } from '../src/pdf/cv-check.ts';
+import { CheckQueueFull, type CheckShare, FairLimiter } from '../src/pdf/fair-limiter.ts';
+import { CV_LIMITS, tempDir, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { applyWithCv, pdfFixture } from './support/intake.ts';
 
 function gate() {
   let open!: () => void;
@@ -127,21 +120,13 @@ describe('the real checker', () => {
 });
 
 describe('over HTTP', () => {
-  let ctx: TestContext;
   const busy: CvInspector = {
     check: async () => {
       throw new CheckQueueFull('16 CV checks are already waiting', 7);
     },
   };
 
-  before(async () => {
-    ctx = await startApp({ inspector: busy });
-  });
-
-  after(async () => {
-    await ctx?.close();
-    await closeDatabase();
-  });
+  const ctx = useTestApp({ inspector: busy });
 
   test('a full checker answers 503 unavailable with Retry-After, and the upload stays usable', async () => {
     const applied = await applyWithCv(ctx);

@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
 import { OperatorCounter } from '../src/pdf/operator-count.ts';
 import { countPageObjects } from '../src/pdf/page-count.ts';
 import { prescanPdf } from '../src/pdf/prescan.ts';
 import { longLinePdf, manyOperatorsPdf, manyPagesPdf } from './fixtures/hostile-pdfs.ts';
-import { CV_LIMITS, tempDir } from './harness.ts';
+import { CV_LIMITS, tempDir } from './support/app.ts';
 
 const FIXTURES = [
   ...fs.readdirSync(new URL('./fixtures/cv/', import.meta.url)).map((f) => `cv/${f}`),

@@ -1,41 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../src/lib/clock.ts';
 import { memoryStore, redisStore } from '../src/rate-limit/store.ts';
-import {
-  type TestContext,
-  client,
-  closeDatabase,
-  consoleCall,
-  errorOf,
-  jobsAccount,
-  listen,
-  newAccount,
-  newKey,
-  startApp,
-  testConfig,
-  unique,
-} from './harness.ts';
+import { client, consoleCall, jobsAccount, newAccount, newKey, unique } from './support/accounts.ts';
+import { listen, startApp, testConfig, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
 
-let ctx: TestContext;
-const opened: TestContext[] = [];
-
-before(async () => {
-  ctx = await startApp();
-});
-
-after(async () => {
-  for (const other of opened) await other.close();
-  await ctx.close();
-  await closeDatabase();
-});
-
-async function open(options: Parameters<typeof startApp>[0] = {}): Promise<TestContext> {
-  const started = await startApp(options);
-  opened.push(started);
-  return started;
-}
+const ctx = useTestApp();
 
 function limitHeaders(res: LightMyRequestResponse | Response) {
   const get = (name: string) =>
@@ -113,7 +85,7 @@ describe('rate-limit headers', () => {
 
 describe('the limit, over real sockets', () => {
   test('the 121st request in a minute → 429 rate_limited with Retry-After; other keys unaffected', async () => {
-    const server = await open();
+    const server = await startApp();
     const base = await listen(server.app);
     const account = await newAccount(server.app);
     const key = await newKey(server.app, account.id, ['jobs:read']);
@@ -167,7 +139,7 @@ describe('the limit, over real sockets', () => {
   });
 
   test("the limit follows the account's requestsPerMinute (PATCHed to 5)", async () => {
-    const server = await open();
+    const server = await startApp();
     const base = await listen(server.app);
     const { account, key } = await jobsAccount(server.app);
     const patched = await consoleCall(server.app, 'PATCH', `/accounts/${account.id}`, {
@@ -201,7 +173,7 @@ describe('the limit, over real sockets', () => {
 
   test('a new window resets the count (ManualClock + 60 s)', async () => {
     const clock = new ManualClock(new Date());
-    const server = await open({ clock });
+    const server = await startApp({ clock });
     const { account, api } = await jobsAccount(server.app);
     await consoleCall(server.app, 'PATCH', `/accounts/${account.id}`, { limits: { requestsPerMinute: 3 } });
     for (let i = 0; i < 3; i++) assert.equal((await api.get('/v1/jobs')).statusCode, 200);
@@ -288,8 +260,8 @@ describe('Redis: one limit shared by several instances', () => {
   }, async () => {
     const url = testConfig.redisUrl!;
     const clock = new ManualClock(new Date());
-    const one = await open({ clock, rateLimits: redisStore(url) });
-    const two = await open({ clock, rateLimits: redisStore(url) });
+    const one = await startApp({ clock, rateLimits: redisStore(url) });
+    const two = await startApp({ clock, rateLimits: redisStore(url) });
     const bases = [await listen(one.app), await listen(two.app)];
     const { account, key } = await jobsAccount(one.app);
     await consoleCall(one.app, 'PATCH', `/accounts/${account.id}`, { limits: { requestsPerMinute: 10 } });
@@ -325,8 +297,8 @@ describe('Redis: one limit shared by several instances', () => {
   }, async () => {
     const url = testConfig.redisUrl!;
     const clock = new ManualClock(new Date());
-    const one = await open({ clock, rateLimits: redisStore(url) });
-    const two = await open({ clock, rateLimits: redisStore(url) });
+    const one = await startApp({ clock, rateLimits: redisStore(url) });
+    const two = await startApp({ clock, rateLimits: redisStore(url) });
     const bases = [await listen(one.app), await listen(two.app)];
     const { account, key } = await jobsAccount(one.app);
     await consoleCall(one.app, 'PATCH', `/accounts/${account.id}`, { limits: { requestsPerMinute: 20 } });

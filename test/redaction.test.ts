@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { after, before, describe, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
+import { describe, test } from 'node:test';
 import { ManualClock } from '../src/lib/clock.ts';
 import { SCRUBBED_EMAIL, scrubPersonalData } from '../src/lib/scrub.ts';
 import { smtpMailer } from '../src/mail/mailer.ts';
 import { loggerOptions, serializeRequest } from '../src/plugins/log.ts';
 import { createWorker } from '../src/tasks/worker.ts';
-import {
-  applyWithCv,
-  CONSOLE_TOKEN,
-  closeDatabase,
-  database,
-  drainAll,
-  jobsAccount,
-  startApp,
-  type TestContext,
-} from './harness.ts';
+import { jobsAccount } from './support/accounts.ts';
+import { CONSOLE_TOKEN, database, startApp, useTestApp } from './support/app.ts';
+import { applyWithCv } from './support/intake.ts';
+import { drainAll } from './support/mail.ts';
+import { startSmtpServer } from './support/smtp.ts';
 
 /**
  * Issue 11.7: no email address in what the service keeps for operators. A refusing SMTP server
@@ -33,41 +26,23 @@ const capture = new Writable({
   },
 });
 
-let smtp: SMTPServer;
-let ctx: TestContext;
-
-before(async () => {
+// The SMTP server first: the app's mailer speaks to it.
+const ctx = useTestApp(async () => {
   // Like Postfix: the refusal repeats the address it refuses.
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      const error = new Error(`<${address.address}>: Recipient address rejected: User unknown`);
-      callback(Object.assign(error, { responseCode: 550 }));
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
+  const smtp = await startSmtpServer((address) => `<${address}>: Recipient address rejected: User unknown`);
   const handle = await database();
   const clock = new ManualClock(new Date());
-  ctx = await startApp({
+  return {
     clock,
     handle,
     mailer: smtpMailer({
       db: handle.db,
       clock,
-      url: `smtp://127.0.0.1:${port}`,
+      url: smtp.url,
       from: 'no-reply@careers.test',
     }),
     logger: loggerOptions('info', capture),
-  });
-});
-
-after(async () => {
-  await ctx.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  await closeDatabase();
+  };
 });
 
 describe('scrubPersonalData', () => {

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
-import { closeDatabase, startListeningApp, type TestContext } from './harness.ts';
+import { describe, test } from 'node:test';
+import { useTestApp } from './support/app.ts';
+import { ARTIFACTS, NO_CHROMIUM, useBrowser } from './support/browser.ts';
 
 /**
  * The reference page at /v1/reference: rendered by Scalar from the served document, with every
@@ -11,38 +10,10 @@ import { closeDatabase, startListeningApp, type TestContext } from './harness.ts
  * cached for a year under a versioned URL.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
-const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
-
 declare const document: { body: { innerText: string }; title: string };
 
-let ctx: TestContext & { baseUrl: string };
-let browser: Browser | undefined;
-
-before(async () => {
-  ctx = await startListeningApp();
-  if (HAS_CHROMIUM) {
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
-  }
-});
-
-after(async () => {
-  await browser?.close();
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ listen: true });
+const browser = useBrowser();
 
 describe('/v1/reference over HTTP', () => {
   test('the page loads the bundle from the service, under a versioned URL cached for a year', async () => {
@@ -68,7 +39,7 @@ describe('/v1/reference over HTTP', () => {
   });
 });
 
-describe('/v1/reference in Chromium, offline', { skip: HAS_CHROMIUM ? false : 'no Chromium' }, () => {
+describe('/v1/reference in Chromium, offline', { skip: NO_CHROMIUM }, () => {
   // The phone layout folds the navigation away: its first screen has the title and the server.
   for (const [name, viewport, words] of [
     [
@@ -79,7 +50,7 @@ describe('/v1/reference in Chromium, offline', { skip: HAS_CHROMIUM ? false : 'n
     ['phone', { width: 390, height: 844 }, ['Application Intake', 'Download OpenAPI Document']],
   ] as const) {
     test(`renders the operations with nothing fetched from elsewhere (${name})`, async () => {
-      const context = await browser!.newContext({ viewport });
+      const context = await browser.newContext({ viewport });
       const elsewhere: string[] = [];
       await context.route('**/*', (route) => {
         const url = route.request().url();

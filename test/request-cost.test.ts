@@ -11,18 +11,9 @@ import { addressBucket } from '../src/lib/client-address.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { loggerOptions } from '../src/plugins/log.ts';
 import { memoryStore } from '../src/rate-limit/store.ts';
-import {
-  type TestContext,
-  client,
-  closeDatabase,
-  consoleCall,
-  database,
-  errorOf,
-  jobsAccount,
-  newAccount,
-  newKey,
-  startApp,
-} from './harness.ts';
+import { client, consoleCall, jobsAccount, newAccount, newKey } from './support/accounts.ts';
+import { closeDatabase, database, startApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
 
 /** Counts every statement the app's services run. */
 class QueryCounter implements KyselyPlugin {
@@ -37,21 +28,15 @@ class QueryCounter implements KyselyPlugin {
 }
 
 let handle: DbHandle;
-const opened: TestContext[] = [];
-
 before(async () => {
   handle = await database();
 });
 
-after(async () => {
-  for (const ctx of opened) await ctx.close();
-  await closeDatabase();
-});
+after(closeDatabase);
 
 async function counted(options: Parameters<typeof startApp>[0] = {}) {
   const counter = new QueryCounter();
   const ctx = await startApp({ ...options, handle: { ...handle, db: handle.db.withPlugin(counter) } });
-  opened.push(ctx);
   return { ctx, counter };
 }
 

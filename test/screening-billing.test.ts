@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  type TestContext,
-  applyTo,
-  type client,
-  closeDatabase,
-  consoleCall,
-  errorOf,
-  manageJob,
-  managedJob,
-  newAccount,
-  newTemplate,
-  screeningAccount,
-  screeningRow,
-  screeningRows,
-  startApp,
-  triggerScreening,
-} from './harness.ts';
 import { ManualClock } from '../src/lib/clock.ts';
+import { type client, consoleCall, newAccount, screeningAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { assertError } from './support/assert.ts';
+import { applyTo } from './support/intake.ts';
+import { managedJob, manageJob } from './support/jobs.ts';
+import { newTemplate, screeningRow, screeningRows, triggerScreening } from './support/screening.ts';
+import { HOUR } from './support/time.ts';
 
 /**
  * Screening templates (console), included and overage screenings per managing period, the price
@@ -26,28 +16,11 @@ import { ManualClock } from '../src/lib/clock.ts';
  * and the monthly overage cap with its committed-overage rule (402 overage_cap_reached).
  */
 
-let ctx: TestContext;
-const HOUR = 3_600_000;
 const MARCH = '2026-03-10T12:00:00.000Z';
 
-before(async () => {
-  ctx = await startApp({ clock: new ManualClock(MARCH) });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ clock: new ManualClock(MARCH) });
 
 type Api = ReturnType<typeof client>;
-
-function assertError(res: LightMyRequestResponse, status: number, code: string) {
-  assert.equal(res.statusCode, status, res.body);
-  const error = errorOf(res);
-  assert.equal(error.code, code, res.body);
-  assert.match(error.requestId, /^req_/);
-  return error;
-}
 
 interface Triggered {
   screening: { screeningId: string; status: string; completeBy: string; requestedAt: string };

@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  type TestContext,
-  applyTo,
-  closeDatabase,
-  errorOf,
-  importCandidate,
-  managedJob,
-  newTemplate,
-  screeningAccount,
-  screeningRows,
-  startApp,
-  testConfig,
-  triggerScreening,
-} from './harness.ts';
 import { ManualClock } from '../src/lib/clock.ts';
+import { screeningAccount } from './support/accounts.ts';
+import { testConfig, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { applyTo, importCandidate } from './support/intake.ts';
+import { managedJob } from './support/jobs.ts';
+import { newTemplate, screeningRows, triggerScreening } from './support/screening.ts';
 
 /**
  * Concurrent calls at the edges: the checks and the insert are one step under the account's row
@@ -24,17 +16,9 @@ import { ManualClock } from '../src/lib/clock.ts';
  * separate PostgreSQL connections.
  */
 
-let ctx: TestContext;
 const ROUNDS = 3;
 
-before(async () => {
-  ctx = await startApp({ clock: new ManualClock('2026-06-15T10:00:00Z') });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ clock: new ManualClock('2026-06-15T10:00:00Z') });
 
 /** Statuses and error codes of the answers, counted: e.g. { '201': 1, '402 overage_cap_reached': 4 }. */
 function tally(answers: LightMyRequestResponse[]): Record<string, number> {

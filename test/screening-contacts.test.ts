@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  type TestContext,
-  applyTo,
-  closeDatabase,
-  consoleCall,
-  errorOf,
-  importCandidate,
-  managedJob,
-  newTemplate,
-  screeningAccount,
-  screeningRows,
-  startApp,
-  triggerScreening,
-} from './harness.ts';
 import { ManualClock } from '../src/lib/clock.ts';
+import { consoleCall, screeningAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { applyTo, importCandidate } from './support/intake.ts';
+import { managedJob } from './support/jobs.ts';
+import { newTemplate, screeningRows, triggerScreening } from './support/screening.ts';
+import { DAY, HOUR, SECOND } from './support/time.ts';
 
 /**
  * The unsolicited-contact limit: a person who did not apply to the role (an imported candidate) is
@@ -24,19 +17,7 @@ import { ManualClock } from '../src/lib/clock.ts';
  * role are never limited.
  */
 
-let ctx: TestContext;
-const SECOND = 1_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-
-before(async () => {
-  ctx = await startApp({ clock: new ManualClock('2026-05-04T08:00:00Z') });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ clock: new ManualClock('2026-05-04T08:00:00Z') });
 
 function created(res: LightMyRequestResponse) {
   assert.equal(res.statusCode, 201, res.body);

@@ -1,26 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  type TestContext,
-  applyTo,
-  claimLinksIn,
-  closeDatabase,
-  consoleCall,
-  drainAll,
-  importCandidate,
-  linkPath,
-  mailTo,
-  managedJob,
-  newTemplate,
-  postForm,
-  screeningAccount,
-  screeningRow,
-  startApp,
-  triggerScreening,
-  unique,
-} from './harness.ts';
 import { ManualClock } from '../src/lib/clock.ts';
+import { consoleCall, screeningAccount, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { applyTo, importCandidate } from './support/intake.ts';
+import { managedJob } from './support/jobs.ts';
+import { claimLinksIn, drainAll, linkPath, mailTo, postForm } from './support/mail.ts';
+import { newTemplate, screeningRow, triggerScreening } from './support/screening.ts';
+import { HOUR } from './support/time.ts';
 
 /**
  * How the invitation reaches the candidate: an interview request on a virtual CV they claimed (or
@@ -28,17 +16,7 @@ import { ManualClock } from '../src/lib/clock.ts';
  * deadline, sent by a keyed task.
  */
 
-let ctx: TestContext;
-const HOUR = 3_600_000;
-
-before(async () => {
-  ctx = await startApp({ clock: new ManualClock('2026-03-10T09:00:00Z') });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+const ctx = useTestApp({ clock: new ManualClock('2026-03-10T09:00:00Z') });
 
 function created(res: LightMyRequestResponse) {
   assert.equal(res.statusCode, 201, res.body);

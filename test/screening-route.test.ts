@@ -1,31 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  type TestContext,
-  applyTo,
-  candidateBody,
-  client,
-  closeDatabase,
-  consoleCall,
-  createDraft,
-  createPublished,
-  errorOf,
-  importCandidate,
-  manageJob,
-  managedJob,
-  newKey,
-  newTemplate,
-  pdfFixture,
-  screeningAccount,
-  screeningRow,
-  screeningRows,
-  startApp,
-  triggerScreening,
-  unique,
-  uploadPdf,
-} from './harness.ts';
 import { ManualClock } from '../src/lib/clock.ts';
+import { client, consoleCall, newKey, screeningAccount, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { assertError, assertNoRateHeaders, errorOf } from './support/assert.ts';
+import { applyTo, candidateBody, importCandidate, pdfFixture, uploadPdf } from './support/intake.ts';
+import { createDraft, createPublished, managedJob, manageJob } from './support/jobs.ts';
+import { newTemplate, screeningRow, screeningRows, triggerScreening } from './support/screening.ts';
+import { DAY, HOUR, SECOND } from './support/time.ts';
 
 /**
  * POST /v1/jobs/{jobId}/candidates/{candidateId}/screening: the answer and its defaults, every
@@ -33,32 +16,11 @@ import { ManualClock } from '../src/lib/clock.ts';
  * no per-minute limit and no X-RateLimit-* headers, and isolation between accounts.
  */
 
-let ctx: TestContext;
-const SECOND = 1_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
+const ctx = useTestApp({ clock: new ManualClock('2026-03-10T09:00:00Z') });
 
-before(async () => {
-  ctx = await startApp({ clock: new ManualClock('2026-03-10T09:00:00Z') });
-});
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
-
-function assertNoRateHeaders(res: LightMyRequestResponse) {
-  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
-    assert.equal(res.headers[name], undefined, `${name} on a ${res.statusCode} of the screening route`);
-  }
-}
-
-function assertError(res: LightMyRequestResponse, status: number, code: string) {
-  assert.equal(res.statusCode, status, res.body);
-  const error = errorOf(res);
-  assert.equal(error.code, code, res.body);
-  assert.match(error.requestId, /^req_/);
-  assert.equal(typeof error.message, 'string');
+/** An error answer (assertError) without X-RateLimit-* headers: the route has no per-minute limit. */
+function assertRefused(res: LightMyRequestResponse, status: number, code: string) {
+  const error = assertError(res, status, code);
   assertNoRateHeaders(res);
   return error;
 }
@@ -213,7 +175,7 @@ describe('the answer', () => {
     assertNoRateHeaders(again);
     assert.equal((await rowsOf(s.account.id)).length, 1);
     // Without the key, the same call is the one-open-screening conflict.
-    assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'conflict');
+    assertRefused(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'conflict');
   });
 });
 
@@ -243,7 +205,11 @@ describe('400 bad_request', () => {
       { templateId: 42 },
     ];
     for (const body of bodies) {
-      assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 400, 'bad_request');
+      assertRefused(
+        await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
+        400,
+        'bad_request',
+      );
     }
     assert.deepEqual(await rowsOf(s.account.id), []);
     // Active again, the same template is accepted.
@@ -271,7 +237,7 @@ describe('400 bad_request', () => {
       null,
     ];
     for (const completeBy of values) {
-      const error = assertError(
+      const error = assertRefused(
         await triggerScreening(s.api, s.job.id, s.applicant.candidateId, {
           templateId: s.template.id,
           completeBy,
@@ -299,14 +265,14 @@ describe('400 bad_request', () => {
       [base],
     ];
     for (const body of bodies) {
-      assertError(
+      assertRefused(
         await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body as Record<string, unknown>),
         400,
         'bad_request',
       );
     }
     const noBody = await s.api.post(`/v1/jobs/${s.job.id}/candidates/${s.applicant.candidateId}/screening`);
-    assertError(noBody, 400, 'bad_request');
+    assertRefused(noBody, 400, 'bad_request');
     assert.deepEqual(await rowsOf(s.account.id), []);
     for (const language of ['en', 'es', 'fr', 'pt']) {
       const person = await importCandidate(ctx, s.api);
@@ -320,7 +286,7 @@ describe('400 bad_request', () => {
   test('a malformed body (its schema) is 400 even on an unknown job: nothing is looked up for it', async () => {
     const s = await scenario();
     for (const body of [{ templateId: s.template.id, language: 'de' }, { templateId: 42 }, {}]) {
-      assertError(await triggerScreening(s.api, 'job_unknown', 'cand_unknown', body), 400, 'bad_request');
+      assertRefused(await triggerScreening(s.api, 'job_unknown', 'cand_unknown', body), 400, 'bad_request');
     }
   });
 });
@@ -330,13 +296,13 @@ describe('check order: the path’s resources (job, then candidate), then the bo
     const a = await scenario();
     const b = await scenario();
     for (const templateId of [a.template.id, b.template.id, 'tpl_does_not_exist']) {
-      assertError(
+      assertRefused(
         await triggerScreening(b.api, a.job.id, a.applicant.candidateId, { templateId }),
         404,
         'not_found',
       );
     }
-    assertError(
+    assertRefused(
       await triggerScreening(b.api, a.job.id, a.applicant.candidateId, {
         templateId: a.template.id,
         completeBy: at(-DAY),
@@ -358,7 +324,7 @@ describe('check order: the path’s resources (job, then candidate), then the bo
         { templateId: s.template.id, completeBy: at(-DAY) },
         { templateId: s.template.id, completeBy: at(365 * DAY) },
       ]) {
-        assertError(await triggerScreening(s.api, jobId, s.applicant.candidateId, body), 404, 'not_found');
+        assertRefused(await triggerScreening(s.api, jobId, s.applicant.candidateId, body), 404, 'not_found');
       }
     }
   });
@@ -368,12 +334,12 @@ describe('check order: the path’s resources (job, then candidate), then the bo
     const other = await scenario();
     const inactive = await newTemplate(ctx.app, s.account.id, { active: false });
     for (const candidateId of ['cand_unknown', other.applicant.candidateId]) {
-      assertError(
+      assertRefused(
         await triggerScreening(s.api, s.job.id, candidateId, { templateId: inactive.id }),
         404,
         'not_found',
       );
-      assertError(
+      assertRefused(
         await triggerScreening(s.api, s.job.id, candidateId, {
           templateId: s.template.id,
           completeBy: at(-DAY),
@@ -383,12 +349,12 @@ describe('check order: the path’s resources (job, then candidate), then the bo
       );
     }
     // The same bodies on the role's own candidate: now the body is what is wrong.
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: inactive.id }),
       400,
       'bad_request',
     );
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, {
         templateId: s.template.id,
         completeBy: at(-DAY),
@@ -404,7 +370,7 @@ describe('check order: the path’s resources (job, then candidate), then the bo
     const inactive = await newTemplate(ctx.app, s.account.id, { active: false });
     const plain = await createPublished(s.api, { title: 'Plain ad' });
     for (const body of [{ templateId: inactive.id }, { templateId: s.template.id, completeBy: at(-DAY) }]) {
-      assertError(await triggerScreening(s.api, plain.id, 'cand_unknown', body), 409, 'ad_not_managed');
+      assertRefused(await triggerScreening(s.api, plain.id, 'cand_unknown', body), 409, 'ad_not_managed');
     }
   });
 
@@ -413,17 +379,17 @@ describe('check order: the path’s resources (job, then candidate), then the bo
     const inactive = await newTemplate(ctx.app, s.account.id, { active: false });
     const unpriced = await newTemplate(ctx.app, s.account.id, { priceCents: null });
     // Past the cap: 402 only once the body is good.
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: inactive.id }),
       400,
       'bad_request',
     );
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: unpriced.id }),
       409,
       'price_unavailable',
     );
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: s.template.id }),
       402,
       'overage_cap_reached',
@@ -437,12 +403,12 @@ describe('401 and 403', () => {
     const url = `/v1/jobs/${s.job.id}/candidates/${s.applicant.candidateId}/screening`;
     const body = { templateId: s.template.id };
     const none = await ctx.app.inject({ method: 'POST', url, payload: body });
-    assertError(none, 401, 'unauthorized');
-    assertError(await client(ctx.app, 'not-a-real-key').post(url, body), 401, 'unauthorized');
+    assertRefused(none, 401, 'unauthorized');
+    assertRefused(await client(ctx.app, 'not-a-real-key').post(url, body), 401, 'unauthorized');
     const revoked = await newKey(ctx.app, s.account.id, ['screening']);
     const del = await consoleCall(ctx.app, 'DELETE', `/accounts/${s.account.id}/keys/${revoked.id}`);
     assert.equal(del.statusCode, 204, del.body);
-    assertError(await client(ctx.app, revoked.secret).post(url, body), 401, 'unauthorized');
+    assertRefused(await client(ctx.app, revoked.secret).post(url, body), 401, 'unauthorized');
     assert.deepEqual(await rowsOf(s.account.id), []);
   });
 
@@ -450,7 +416,7 @@ describe('401 and 403', () => {
     const s = await scenario();
     const body = { templateId: s.template.id };
     const without = await newKey(ctx.app, s.account.id, ['jobs:read', 'jobs:write', 'applications:write']);
-    const error = assertError(
+    const error = assertRefused(
       await triggerScreening(client(ctx.app, without.secret), s.job.id, s.applicant.candidateId, body),
       403,
       'forbidden',
@@ -474,14 +440,18 @@ describe('404 not_found', () => {
     const theirApplicant = await applyTo(ctx, other.api, theirs.id);
     const draft = await createDraft(s.api);
     const body = { templateId: s.template.id };
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, 'job_00000000000000000000', s.applicant.candidateId, body),
       404,
       'not_found',
     );
-    assertError(await triggerScreening(s.api, theirs.id, theirApplicant.candidateId, body), 404, 'not_found');
-    assertError(await triggerScreening(s.api, theirs.id, s.applicant.candidateId, body), 404, 'not_found');
-    assertError(await triggerScreening(s.api, draft.id, s.applicant.candidateId, body), 404, 'not_found');
+    assertRefused(
+      await triggerScreening(s.api, theirs.id, theirApplicant.candidateId, body),
+      404,
+      'not_found',
+    );
+    assertRefused(await triggerScreening(s.api, theirs.id, s.applicant.candidateId, body), 404, 'not_found');
+    assertRefused(await triggerScreening(s.api, draft.id, s.applicant.candidateId, body), 404, 'not_found');
     assert.deepEqual(await rowsOf(s.account.id), []);
     assert.deepEqual(await rowsOf(other.account.id), []);
   });
@@ -502,7 +472,7 @@ describe('404 not_found', () => {
       theirApplicant.candidateId,
       theirImport.candidateId,
     ]) {
-      assertError(await triggerScreening(s.api, s.job.id, candidateId, body), 404, 'not_found');
+      assertRefused(await triggerScreening(s.api, s.job.id, candidateId, body), 404, 'not_found');
     }
     assert.deepEqual(await rowsOf(s.account.id), []);
     // The application to the other job is that job's candidate.
@@ -539,7 +509,7 @@ describe('404 not_found', () => {
     assert.equal(rejectedRes.json().status, 'rejected', rejectedRes.body);
     const before = (await rowsOf(s.account.id)).length;
     for (const candidateId of [suppressed.candidateId, erased.candidateId, rejectedRes.json().candidateId]) {
-      assertError(await triggerScreening(s.api, s.job.id, candidateId, body), 404, 'not_found');
+      assertRefused(await triggerScreening(s.api, s.job.id, candidateId, body), 404, 'not_found');
     }
     assert.equal((await rowsOf(s.account.id)).length, before);
   });
@@ -558,7 +528,7 @@ describe('404 not_found', () => {
       .where('id', '=', second.candidateId)
       .execute();
     for (const candidateId of [s.applicant.candidateId, second.candidateId]) {
-      assertError(
+      assertRefused(
         await triggerScreening(s.api, s.job.id, candidateId, { templateId: s.template.id }),
         404,
         'not_found',
@@ -574,14 +544,18 @@ describe('409 ad_not_managed', () => {
     const plain = await createPublished(s.api, { title: 'Plain ad' });
     const applicant = await applyTo(ctx, s.api, plain.id);
     const body = { templateId: s.template.id };
-    assertError(await triggerScreening(s.api, plain.id, applicant.candidateId, body), 409, 'ad_not_managed');
+    assertRefused(
+      await triggerScreening(s.api, plain.id, applicant.candidateId, body),
+      409,
+      'ad_not_managed',
+    );
     const unmanaged = await consoleCall(
       ctx.app,
       'POST',
       `/accounts/${s.account.id}/jobs/${s.job.id}/unmanage`,
     );
     assert.equal(unmanaged.statusCode, 200, unmanaged.body);
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
       409,
       'ad_not_managed',
@@ -596,7 +570,7 @@ describe('409 ad_not_managed', () => {
     const body = { templateId: s.template.id };
     const closed = await s.api.post(`/v1/jobs/${s.job.id}/close`);
     assert.equal(closed.statusCode, 200, closed.body);
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
       409,
       'ad_not_managed',
@@ -609,14 +583,18 @@ describe('409 ad_not_managed', () => {
       await triggerScreening(s.api, short.id, applicant.candidateId, { ...body, completeBy: at(SECOND / 2) }),
     );
     ctx.clock.advance(SECOND);
-    assertError(await triggerScreening(s.api, short.id, applicant.candidateId, body), 409, 'ad_not_managed');
+    assertRefused(
+      await triggerScreening(s.api, short.id, applicant.candidateId, body),
+      409,
+      'ad_not_managed',
+    );
     assert.equal((await rowsOf(s.account.id)).length, 1);
   });
 
   test('managed is checked before the candidate: an unknown candidate on an unmanaged ad is 409', async () => {
     const s = await scenario();
     const plain = await createPublished(s.api, { title: 'Plain ad' });
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, plain.id, 'cand_unknown', { templateId: s.template.id }),
       409,
       'ad_not_managed',
@@ -631,7 +609,7 @@ describe('409 conflict: one open screening per candidate per role', () => {
     const otherRole = await managedJob(ctx.app, s.api, s.account.id, { title: 'Second role' });
     const body = { templateId: s.template.id };
     const first = assertCreated(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body));
-    const error = assertError(
+    const error = assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
       409,
       'conflict',
@@ -639,14 +617,14 @@ describe('409 conflict: one open screening per candidate per role', () => {
     assert.match(error.message, /already open/);
     // With another template, still one at a time.
     const another = await newTemplate(ctx.app, s.account.id, { name: 'Another' });
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: another.id }),
       409,
       'conflict',
     );
     assertCreated(await triggerScreening(s.api, s.job.id, person.candidateId, body));
     assertCreated(await triggerScreening(s.api, otherRole.id, person.candidateId, body));
-    assertError(await triggerScreening(s.api, otherRole.id, person.candidateId, body), 409, 'conflict');
+    assertRefused(await triggerScreening(s.api, otherRole.id, person.candidateId, body), 409, 'conflict');
     const rows = await rowsOf(s.account.id);
     assert.deepEqual(
       rows.map((r) => `${r.job_id} ${r.candidate_id} ${r.status}`).sort(),
@@ -666,11 +644,11 @@ describe('409 conflict: one open screening per candidate per role', () => {
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { ...body, completeBy: at(2 * HOUR) }),
     );
     ctx.clock.advance(2 * HOUR - SECOND);
-    assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'conflict');
+    assertRefused(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'conflict');
     ctx.clock.advance(SECOND);
     const second = assertCreated(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body));
     assert.notEqual(second.screening.screeningId, first.screening.screeningId);
-    assertError(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'conflict');
+    assertRefused(await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body), 409, 'conflict');
     const rows = await rowsOf(s.account.id);
     assert.equal(rows.length, 2);
     // Expiry is computed: the first row is still `invited`, past its complete_by.
@@ -695,7 +673,7 @@ describe('409 conflict: one open screening per candidate per role', () => {
     // Another role's screening is untouched.
     assert.equal((await screeningRow(ctx.handle, kept.screening.screeningId))?.status, 'invited');
     // Closing made the ad unmanaged.
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, body),
       409,
       'ad_not_managed',
@@ -719,7 +697,7 @@ describe('409 conflict: one open screening per candidate per role', () => {
     assertCreated(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: s.template.id }),
     );
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: unpriced.id }),
       409,
       'conflict',
@@ -732,7 +710,7 @@ describe('409 price_unavailable', () => {
     const s = await scenario();
     const unpriced = await newTemplate(ctx.app, s.account.id, { priceCents: null, currency: 'USD' });
     assert.equal(unpriced.priceCents, null);
-    const error = assertError(
+    const error = assertRefused(
       await triggerScreening(s.api, s.job.id, s.applicant.candidateId, { templateId: unpriced.id }),
       409,
       'price_unavailable',
@@ -740,7 +718,7 @@ describe('409 price_unavailable', () => {
     assert.equal(error.priceCents, undefined);
     assert.deepEqual(await rowsOf(s.account.id), []);
     // The candidate is checked before the price.
-    assertError(
+    assertRefused(
       await triggerScreening(s.api, s.job.id, 'cand_unknown', { templateId: unpriced.id }),
       404,
       'not_found',
@@ -784,17 +762,17 @@ describe('no per-minute limit, no X-RateLimit-* headers', () => {
     assert.equal(list.headers['x-ratelimit-limit'], '120');
     assert.equal(list.headers['x-ratelimit-remaining'], '119');
     // Errors of every kind carry no rate headers either (assertError checks each).
-    assertError(
+    assertRefused(
       await triggerScreening(api, job.id, applicant.candidateId, { templateId: 'nope' }),
       400,
       'bad_request',
     );
-    assertError(
+    assertRefused(
       await triggerScreening(api, 'job_unknown', applicant.candidateId, { templateId: template.id }),
       404,
       'not_found',
     );
-    assertError(
+    assertRefused(
       await triggerScreening(client(ctx.app, key.secret + 'x'), job.id, applicant.candidateId, {
         templateId: template.id,
       }),
@@ -802,7 +780,7 @@ describe('no per-minute limit, no X-RateLimit-* headers', () => {
       'unauthorized',
     );
     const jobsOnly = await newKey(ctx.app, s.account.id, ['jobs:read']);
-    assertError(
+    assertRefused(
       await triggerScreening(client(ctx.app, jobsOnly.secret), job.id, applicant.candidateId, {
         templateId: template.id,
       }),
@@ -875,12 +853,12 @@ describe('isolation', () => {
     const bodyA = { templateId: a.template.id };
     const bodyB = { templateId: b.template.id };
     // B's key, on A's job and candidate, with either template.
-    assertError(await triggerScreening(b.api, a.job.id, a.applicant.candidateId, bodyB), 404, 'not_found');
-    assertError(await triggerScreening(b.api, a.job.id, a.applicant.candidateId, bodyA), 404, 'not_found');
+    assertRefused(await triggerScreening(b.api, a.job.id, a.applicant.candidateId, bodyB), 404, 'not_found');
+    assertRefused(await triggerScreening(b.api, a.job.id, a.applicant.candidateId, bodyA), 404, 'not_found');
     // B's key, on its own job, with A's candidate.
-    assertError(await triggerScreening(b.api, b.job.id, a.applicant.candidateId, bodyB), 404, 'not_found');
+    assertRefused(await triggerScreening(b.api, b.job.id, a.applicant.candidateId, bodyB), 404, 'not_found');
     const aPerson = await importCandidate(ctx, a.api);
-    assertError(await triggerScreening(b.api, b.job.id, aPerson.candidateId, bodyB), 404, 'not_found');
+    assertRefused(await triggerScreening(b.api, b.job.id, aPerson.candidateId, bodyB), 404, 'not_found');
     assert.deepEqual(await rowsOf(a.account.id), []);
     assert.deepEqual(await rowsOf(b.account.id), []);
     // A's screening is A's alone: B cannot complete it, and B's billing does not list it.

@@ -1,18 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
-  type CareersClient,
   CareersApiError,
-  createCareersClient,
+  type CareersClient,
   type CreateApplicationRequest,
+  createCareersClient,
 } from '../packages/sdk/src/index.ts';
 import { generateSdkTypes } from '../scripts/sdk-generate.ts';
-import { closeDatabase, intakeAccount, pdfFixture, startApp, type TestContext } from './harness.ts';
+import { intakeAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { pdfFixture } from './support/intake.ts';
 
 /**
  * The SDK against the real service listening on a port: a whole application sent through it, the
@@ -21,30 +22,10 @@ import { closeDatabase, intakeAccount, pdfFixture, startApp, type TestContext } 
  * under strict with exactOptionalPropertyTypes.
  */
 
-let ctx: TestContext;
-let baseUrl: string;
-let apiKey: string;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-before(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  ctx = await startApp({ publicBaseUrl: baseUrl });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+const ctx = useTestApp({ listen: true }, async () => {
   apiKey = (await intakeAccount(ctx.app)).key.secret;
 });
-
-after(async () => {
-  await ctx?.close();
-  await closeDatabase();
-});
+let apiKey: string;
 
 function application(uploadId: string): CreateApplicationRequest {
   return {
@@ -94,7 +75,7 @@ function recording(base: typeof fetch = fetch) {
 describe('the SDK against the running service', () => {
   test('sends a whole application: job, publish, consent text, upload, apply, status', async () => {
     const log = recording();
-    const sdk = createCareersClient({ baseUrl, apiKey, fetch: log.fetch });
+    const sdk = createCareersClient({ baseUrl: ctx.baseUrl, apiKey, fetch: log.fetch });
     const jobId = await publishedJob(sdk);
     const consent = await sdk.consentText('en');
     assert.ok(consent.text.length > 0);
@@ -119,7 +100,7 @@ describe('the SDK against the running service', () => {
   });
 
   test('a retry after a lost answer reuses the key: the service replays, one application exists', async () => {
-    const setup = createCareersClient({ baseUrl, apiKey });
+    const setup = createCareersClient({ baseUrl: ctx.baseUrl, apiKey });
     const jobId = await publishedJob(setup);
     const uploadId = await setup.uploads.upload(pdfFixture('cv-2-pages.pdf'));
     // The first application POST reaches the service, but its answer is lost on the way back.
@@ -143,7 +124,7 @@ describe('the SDK against the running service', () => {
     const log = recording(flaky);
     const waits: number[] = [];
     const sdk = createCareersClient({
-      baseUrl,
+      baseUrl: ctx.baseUrl,
       apiKey,
       fetch: log.fetch,
       sleep: async (ms) => {
@@ -181,7 +162,7 @@ describe('the SDK against the running service', () => {
     };
     const waits: number[] = [];
     const sdk = createCareersClient({
-      baseUrl,
+      baseUrl: ctx.baseUrl,
       apiKey,
       fetch: limited,
       sleep: async (ms) => {
@@ -193,7 +174,12 @@ describe('the SDK against the running service', () => {
     assert.deepEqual(waits, [3000, 3000]);
 
     refusals = 1;
-    const impatient = createCareersClient({ baseUrl, apiKey, fetch: limited, maxRetryDelayMs: 1000 });
+    const impatient = createCareersClient({
+      baseUrl: ctx.baseUrl,
+      apiKey,
+      fetch: limited,
+      maxRetryDelayMs: 1000,
+    });
     const error = await impatient.jobs.list().catch((e: unknown) => e);
     assert.ok(error instanceof CareersApiError);
     assert.equal(error.status, 429);
@@ -201,7 +187,7 @@ describe('the SDK against the running service', () => {
   });
 
   test('refusals are typed: switch on the code, read its fields', async () => {
-    const sdk = createCareersClient({ baseUrl, apiKey });
+    const sdk = createCareersClient({ baseUrl: ctx.baseUrl, apiKey });
     const jobId = await publishedJob(sdk);
     await sdk.jobs.close(jobId);
     const uploadId = await sdk.uploads.upload(pdfFixture('cv-2-pages.pdf'));
@@ -219,7 +205,7 @@ describe('the SDK against the running service', () => {
     assert.ok(error.is('job_not_open'));
     assert.match(error.requestId, /^req_/);
 
-    const nobody = createCareersClient({ baseUrl, apiKey: 'not-a-key' });
+    const nobody = createCareersClient({ baseUrl: ctx.baseUrl, apiKey: 'not-a-key' });
     const unauthorized = await nobody.jobs.list().catch((e: unknown) => e);
     assert.ok(unauthorized instanceof CareersApiError && unauthorized.is('unauthorized'));
   });
@@ -227,7 +213,7 @@ describe('the SDK against the running service', () => {
 
 describe('a client generated from the served document', () => {
   test('compiles under strict with exactOptionalPropertyTypes, and the SDK does too', async () => {
-    const served = await (await fetch(`${baseUrl}/v1/openapi.json`)).json();
+    const served = await (await fetch(`${ctx.baseUrl}/v1/openapi.json`)).json();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdk-generated-'));
     try {
       fs.symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
@@ -278,7 +264,7 @@ export async function apply(jobId: string, body: components['schemas']['CreateAp
   });
 
   test('the checked-in SDK types are what the served document generates', async () => {
-    const served = await (await fetch(`${baseUrl}/v1/openapi.json`)).json();
+    const served = await (await fetch(`${ctx.baseUrl}/v1/openapi.json`)).json();
     // The document's servers carry the test's address; the checked-in file was made from the
     // export's. Everything else must match byte for byte.
     const regenerated = await generateSdkTypes({

@@ -2,10 +2,12 @@
 // environment, its log lines collected, signalled and awaited like an orchestrator would.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { CONSOLE_TOKEN } from './harness.ts';
+import { CONSOLE_TOKEN } from './support/app.ts';
+import { freePort } from './support/net.ts';
+
+export { freePort };
 
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 
@@ -20,14 +22,6 @@ export interface ServiceProcess {
   /** A console API call with the operator token. */
   console(method: string, url: string, body?: unknown): Promise<Response>;
   kill(signal: NodeJS.Signals): void;
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts src/main.ts and waits until it says it is ready (or fails with its output). */

@@ -1,57 +1,19 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { type Browser, type Page, chromium } from 'playwright-core';
-import { type TestContext, closeDatabase, consoleCall, startListeningApp, unique } from './harness.ts';
+import { test } from 'node:test';
+import { consoleCall, unique } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { NO_CHROMIUM, offlineContext, phoneAndDesktopShots, useBrowser } from './support/browser.ts';
 
 /** The page's document, as the evaluated function sees it (this file compiles without the DOM lib). */
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}`;
-const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const PASSWORD = 'a long and careful password';
 
-let ctx: TestContext & { baseUrl: string };
-let browser: Browser;
-
-before(async () => {
-  if (SKIP) return;
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  ctx = await startListeningApp({ webhooks: { allowPrivate: false } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  await ctx?.close();
-  await closeDatabase();
-});
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  assert.ok(overflow <= 0, `${name}: no sideways scrolling at 390 px (${overflow})`);
-  await page.screenshot({ path: path.join(ARTIFACTS, `console-${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: path.join(ARTIFACTS, `console-${name}-1280.png`), fullPage: true });
-}
+const ctx = useTestApp({ listen: true, webhooks: { allowPrivate: false } });
+const browser = useBrowser();
 
 test('the Webhooks page in Chromium without JavaScript: add one, see the secret once', {
-  skip: SKIP,
+  skip: NO_CHROMIUM,
 }, async () => {
   const account = (await consoleCall(ctx.app, 'POST', '/accounts', { name: 'Hook Co' })).json().account;
   const email = `${unique('admin')}@example.com`.toLowerCase();
@@ -59,14 +21,10 @@ test('the Webhooks page in Chromium without JavaScript: add one, see the secret 
     email,
     role: 'admin',
   });
-  const context = await browser.newContext({
+  const context = await offlineContext(browser, ctx.baseUrl, {
     javaScriptEnabled: false,
     viewport: { width: 1280, height: 900 },
   });
-  context.setDefaultTimeout(20_000);
-  await context.route('**/*', (route) =>
-    route.request().url().startsWith(ctx.baseUrl) ? route.continue() : route.abort(),
-  );
   const page = await context.newPage();
   try {
     await page.goto(invited.json().inviteUrl);
@@ -80,7 +38,7 @@ test('the Webhooks page in Chromium without JavaScript: add one, see the secret 
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const secret = (await page.locator('#new-secret').textContent()) ?? '';
     assert.match(secret, /^whsec_/);
-    await shoot(page, 'webhooks');
+    await phoneAndDesktopShots(page, 'console-webhooks');
     await page.getByRole('link', { name: 'Webhooks' }).click();
     assert.equal(await page.locator('#new-secret').count(), 0, 'shown once');
     await page.getByLabel('Endpoint URL (https)').fill('https://169.254.169.254/latest');
@@ -88,7 +46,7 @@ test('the Webhooks page in Chromium without JavaScript: add one, see the secret 
     assert.match((await page.locator('.flash').textContent()) ?? '', /metadata/);
     await page.getByRole('link', { name: 'https://hooks.example.com/careers' }).click();
     assert.match(await page.content(), /Nothing delivered yet/);
-    await shoot(page, 'webhook-deliveries');
+    await phoneAndDesktopShots(page, 'console-webhook-deliveries');
   } finally {
     await context.close();
   }

@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { signedIn } from './console-web-client.ts';
-import {
-  type TestContext,
-  closeDatabase,
-  consoleCall,
-  createPublished,
-  newAccount,
-  newKey,
-  client,
-  startApp,
-} from './harness.ts';
+import { client, consoleCall, newAccount, newKey } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { createPublished } from './support/jobs.ts';
 
-let ctx: TestContext;
 let server: http.Server;
 let url = '';
 let hits = 0;
-before(async () => {
-  ctx = await startApp({ webhooks: { allowPrivate: true } });
+const ctx = useTestApp({ webhooks: { allowPrivate: true } }, async () => {
   server = http.createServer((req, res) => {
     hits++;
     req.resume();
@@ -28,11 +19,10 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
 });
+
 after(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await ctx.close();
-  await closeDatabase();
 });
 
 const flashOf = (html: string) => /class="flash (ok|error)"[^>]*>([^<]*)</.exec(html)?.slice(1) ?? [];

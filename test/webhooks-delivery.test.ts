@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_TYPE_NAMES } from '../src/contract/events.ts';
 import { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from '../src/domain/events/webhook-dispatcher.ts';
-import {
-  type TestContext,
-  applyTo,
-  closeDatabase,
-  consoleCall,
-  createPublished,
-  drainAll,
-  errorOf,
-  importCandidate,
-  managedJob,
-  newTemplate,
-  screeningAccount,
-  startApp,
-  triggerScreening,
-} from './harness.ts';
+import { consoleCall, screeningAccount } from './support/accounts.ts';
+import { type TestContext, useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
+import { applyTo, importCandidate } from './support/intake.ts';
+import { createPublished, managedJob } from './support/jobs.ts';
+import { drainAll } from './support/mail.ts';
+import { newTemplate, triggerScreening } from './support/screening.ts';
 
 /** A real HTTP endpoint on 127.0.0.1 that records what it receives and answers `status`. */
 interface Receiver {
@@ -71,18 +63,15 @@ async function receiver(port = 0): Promise<Receiver> {
 }
 
 const SILENT = { warn() {}, error() {} };
-let ctx: TestContext;
 let dispatcher: ReturnType<TestContext['services']['webhookDispatcher']>;
 
-before(async () => {
-  ctx = await startApp({ webhooks: { allowPrivate: true } });
+const ctx = useTestApp({ webhooks: { allowPrivate: true } }, async () => {
   dispatcher = ctx.services.webhookDispatcher({ log: SILENT, pollMs: 20 });
 });
+
 after(async () => {
   for (const hook of receivers) await hook.close().catch(() => undefined);
   await dispatcher.stop();
-  await ctx.close();
-  await closeDatabase();
 });
 
 async function subscribe(accountId: string, url: string, types?: string[]) {

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
-import { type TestContext, closeDatabase, consoleCall, newAccount, startApp } from './harness.ts';
+import { after, test } from 'node:test';
+import { consoleCall, newAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
 
-let ctx: TestContext;
 const servers: http.Server[] = [];
-before(async () => {
-  ctx = await startApp({ webhooks: { allowPrivate: true } });
-});
+const ctx = useTestApp({ webhooks: { allowPrivate: true } });
 after(async () => {
   for (const server of servers) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
-  await ctx.close();
-  await closeDatabase();
 });
 
 /** An endpoint answering 204 after `delayMs`; records when each request arrived. */

@@ -3,8 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { forbiddenClass } from '../src/webhooks/address-policy.ts';
-import { type Resolver, checkWebhookUrl, createWebhookSender } from '../src/webhooks/sender.ts';
-import { type TestContext, closeDatabase, consoleCall, errorOf, newAccount, startApp } from './harness.ts';
+import { checkWebhookUrl, createWebhookSender, type Resolver } from '../src/webhooks/sender.ts';
+import { consoleCall, newAccount } from './support/accounts.ts';
+import { useTestApp } from './support/app.ts';
+import { errorOf } from './support/assert.ts';
 
 /** A fake DNS: names to addresses, and a record of every name asked. */
 function fakeDns(table: Record<string, string[]>) {
@@ -166,14 +168,7 @@ describe('delivery checks the address it connects to', () => {
 });
 
 describe('the console refuses forbidden endpoints when private addresses are not allowed', () => {
-  let ctx: TestContext;
-  before(async () => {
-    ctx = await startApp({ webhooks: { allowPrivate: false } });
-  });
-  after(async () => {
-    await ctx.close();
-    await closeDatabase();
-  });
+  const ctx = useTestApp({ webhooks: { allowPrivate: false } });
 
   test('http, a metadata IP, loopback: 400 naming url', async () => {
     const account = await newAccount(ctx.app);

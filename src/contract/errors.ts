@@ -92,8 +92,17 @@ export const ERROR_CATALOGUE = {
   forbidden: entry(
     403,
     "The key lacks the route's scope.",
-    { message: 'This key lacks the scope "jobs:write" that this route needs.', missingScope: 'jobs:write' },
-    { missingScope: Type.Optional(enumOf(SCOPES, 'The scope the route needs.')) },
+    {
+      message: 'This key lacks the scope "jobs:write" that this route needs.',
+      missingScope: 'jobs:write',
+      acceptedScopes: ['jobs:write'],
+    },
+    {
+      missingScope: Type.Optional(enumOf(SCOPES, 'The first of `acceptedScopes`.')),
+      acceptedScopes: Type.Optional(
+        Type.Array(enumOf(SCOPES), { minItems: 1, description: 'Every scope the route accepts.' }),
+      ),
+    },
   ),
   not_found: entry(
     404,

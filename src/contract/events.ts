@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { APPLICATION_STATUSES, CV_STATUSES } from './intake.ts';
 import { Text } from './text.ts';
-import { type Scope, enumOf } from './vocabulary.ts';
+import { enumOf, type Scope } from './vocabulary.ts';
 
 /**
  * Events (extensions.md §3): what changed, by id and status only, never a person's details. The
@@ -18,18 +19,19 @@ const ApplicationData = Type.Object(
   {
     applicationId: Type.String(),
     jobId: Type.String(),
-    status: enumOf(['received', 'withdrawn'] as const),
-    cvStatus: enumOf(['processing', 'staged', 'claimed', 'deleted', 'failed'] as const),
+    status: enumOf(APPLICATION_STATUSES),
+    cvStatus: enumOf(CV_STATUSES),
   },
   { additionalProperties: false },
 );
 const CandidateData = Type.Object(
   {
     candidateId: Type.String(),
-    status: Type.String({
-      description: 'The import outcome: queued, existing_account, suppressed or rejected.',
-    }),
-    cvStatus: enumOf(['none', 'processing', 'staged', 'claimed', 'deleted', 'failed'] as const),
+    status: enumOf(
+      ['queued', 'existing_account', 'suppressed', 'rejected'] as const,
+      'The import outcome: queued, existing_account, suppressed or rejected.',
+    ),
+    cvStatus: enumOf(['none', ...CV_STATUSES] as const),
   },
   { additionalProperties: false },
 );
@@ -208,7 +210,7 @@ export type WebhookCreate = Static<typeof WebhookCreate>;
 export const WebhookView = Type.Object({
   id: Type.String(),
   url: Type.String(),
-  types: Type.Array(Type.String()),
+  types: Type.Array(enumOf(EVENT_TYPE_NAMES as unknown as readonly EventType[])),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type WebhookView = Static<typeof WebhookView>;

@@ -153,98 +153,132 @@ export interface LocationCandidate {
  * label), so names and headlines are not taken for towns.
  */
 export function parseLocation(piece: string): LocationCandidate | undefined {
-  let text = piece.trim();
-  let score = 0;
-  const label = LOCATION_LABEL.exec(text);
-  if (label) {
-    text = text.slice(label[0].length);
-    score += 3;
-  }
-  if (!text || /@|https?:|www\./i.test(text) || text.length > 90) return undefined;
-  if ((text.match(/\d/g)?.length ?? 0) > 10) return undefined;
-  if (words(text).length > 10) return undefined;
-
+  const found: Found = { location: {}, score: 0, known: false };
+  const text = placeText(piece, found);
+  if (text === undefined) return undefined;
   const parts = text
     .split(/\s*,\s*|\s+[-–—]\s+/)
     .map((p) => trimPunct(p.replace(/\(\d+\)/g, '')))
     .filter(Boolean);
   if (parts.length === 0) return undefined;
-
-  const location: VirtualCvLocation = {};
-  let known = false;
-  // A UK postcode ("BS1 4DJ", "SW1A 1AA") names its country on its own.
-  const ukPostcode = /\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/.exec(parts.at(-1)!);
-  if (ukPostcode) {
-    location.postalCode = ukPostcode[1]!;
-    location.countryCode = 'GB';
-    parts[parts.length - 1] = trimPunct(parts.at(-1)!.replace(ukPostcode[0], ' ').replace(/\s+/g, ' '));
-    if (!parts.at(-1)) parts.pop();
-    score += 2;
-    known = true;
-  }
-  if (parts.length === 0) return { location, score, raw: piece.trim() };
-  // Country: the last part, when it is one.
-  const lastKey = normKey(parts.at(-1)!);
-  const country = COUNTRIES[lastKey] ?? COUNTRIES[lastKey.replace(/\./g, '')];
-  if (country && (!location.countryCode || location.countryCode === country)) {
-    location.countryCode = country;
-    parts.pop();
-    score += 3;
-    known = true;
-  }
-  // Region code: a trailing all-caps token of 2–3 letters ("NSW", "OR 97205", "SP").
-  const rest: string[] = [];
-  for (const part of parts) {
-    const tokens = part.split(/\s+/);
-    const kept: string[] = [];
-    for (const token of tokens) {
-      if (/^\d{4,5}(?:-\d{3,4})?$/.test(token) || /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(token)) {
-        location.postalCode = token;
-        score += 1;
-      } else if (/^[A-Z]{2,3}$/.test(token) && REGION_CODES[token] && (kept.length > 0 || rest.length > 0)) {
-        const regionCountry = REGION_CODES[token]!;
-        if (!location.countryCode || location.countryCode === regionCountry) {
-          location.region = token;
-          if (!location.countryCode && !AMBIGUOUS_REGIONS.has(token)) location.countryCode = regionCountry;
-          score += 2;
-          known = true;
-        } else kept.push(token);
-      } else kept.push(token);
-    }
-    if (kept.length > 0) rest.push(kept.join(' '));
-  }
-  // With three parts "street, city, region": the city is the last part that names no street.
-  const cityPart = rest.length === 0 ? undefined : rest.at(-1);
-  if (cityPart) {
-    if (words(cityPart).length > 4 || /\d/.test(cityPart)) return undefined;
-    const cityKey = normKey(cityPart);
-    const cityCountry = CITIES[cityKey];
-    if (cityCountry) {
-      score += 3;
-      known = true;
-      if (!location.countryCode) location.countryCode = cityCountry;
-      else if (location.countryCode !== cityCountry) score -= 1;
-    }
-    if (rest.length >= 2) {
-      const previous = rest.at(-2)!;
-      // "São Paulo, SP" was handled as a region; "Portland, Oregon" keeps a spelled-out region.
-      if (!location.region && !/\d/.test(previous) && CITIES[normKey(previous)] && !cityCountry) {
-        location.region = cityPart;
-        location.city = previous;
-      } else {
-        location.city = cityPart;
-        if (/\d/.test(previous) || rest.length > 2) location.address = rest.slice(0, -1).join(', ');
-        else if (!location.region) location.region = previous;
-      }
-    } else location.city = cityPart;
-    if (!/^\p{Lu}/u.test(location.city ?? 'X')) return undefined;
-  }
+  takeUkPostcode(parts, found);
+  if (parts.length === 0) return { location: found.location, score: found.score, raw: piece.trim() };
+  takeCountry(parts, found);
+  const rest = takeCodes(parts, found);
+  if (!placeCity(rest, found)) return undefined;
+  const { location } = found;
   if (location.region && location.countryCode === undefined && AMBIGUOUS_REGIONS.has(location.region)) {
     const c = CITIES[normKey(location.city ?? '')];
     if (c && REGION_CODES[location.region]) location.countryCode = c;
   }
-  if (!known && score < 3) return undefined;
-  return { location, score, raw: piece.trim() };
+  if (!found.known && found.score < 3) return undefined;
+  return { location, score: found.score, raw: piece.trim() };
+}
+
+/** A place being read: what it holds so far, how sure, and whether a known name was seen. */
+interface Found {
+  location: VirtualCvLocation;
+  score: number;
+  known: boolean;
+}
+
+/** The piece without its label ("Address:"), or undefined when it cannot be a place. */
+function placeText(piece: string, found: Found): string | undefined {
+  let text = piece.trim();
+  const label = LOCATION_LABEL.exec(text);
+  if (label) {
+    text = text.slice(label[0].length);
+    found.score += 3;
+  }
+  if (!text || /@|https?:|www\./i.test(text) || text.length > 90) return undefined;
+  if ((text.match(/\d/g)?.length ?? 0) > 10) return undefined;
+  if (words(text).length > 10) return undefined;
+  return text;
+}
+
+/** A UK postcode ("BS1 4DJ", "SW1A 1AA") at the end names its country on its own. */
+function takeUkPostcode(parts: string[], found: Found): void {
+  const ukPostcode = /\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/.exec(parts.at(-1)!);
+  if (!ukPostcode) return;
+  found.location.postalCode = ukPostcode[1]!;
+  found.location.countryCode = 'GB';
+  parts[parts.length - 1] = trimPunct(parts.at(-1)!.replace(ukPostcode[0], ' ').replace(/\s+/g, ' '));
+  if (!parts.at(-1)) parts.pop();
+  found.score += 2;
+  found.known = true;
+}
+
+/** Country: the last part, when it is one (and agrees with a postcode's). */
+function takeCountry(parts: string[], found: Found): void {
+  const lastKey = normKey(parts.at(-1)!);
+  const country = COUNTRIES[lastKey] ?? COUNTRIES[lastKey.replace(/\./g, '')];
+  if (!country || (found.location.countryCode && found.location.countryCode !== country)) return;
+  found.location.countryCode = country;
+  parts.pop();
+  found.score += 3;
+  found.known = true;
+}
+
+/**
+ * Postal codes and region codes (a trailing all-caps token of 2–3 letters: "NSW", "OR 97205",
+ * "SP") taken out of the parts; answers what is left of each part.
+ */
+function takeCodes(parts: string[], found: Found): string[] {
+  const { location } = found;
+  const rest: string[] = [];
+  for (const part of parts) {
+    const kept: string[] = [];
+    for (const token of part.split(/\s+/)) {
+      if (/^\d{4,5}(?:-\d{3,4})?$/.test(token) || /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(token)) {
+        location.postalCode = token;
+        found.score += 1;
+        continue;
+      }
+      const regionCountry = /^[A-Z]{2,3}$/.test(token) ? REGION_CODES[token] : undefined;
+      if (
+        regionCountry &&
+        (kept.length > 0 || rest.length > 0) &&
+        (!location.countryCode || location.countryCode === regionCountry)
+      ) {
+        location.region = token;
+        if (!location.countryCode && !AMBIGUOUS_REGIONS.has(token)) location.countryCode = regionCountry;
+        found.score += 2;
+        found.known = true;
+      } else kept.push(token);
+    }
+    if (kept.length > 0) rest.push(kept.join(' '));
+  }
+  return rest;
+}
+
+/**
+ * The city, and before it a region or a street: with three parts "street, city, region" the city
+ * is the last part that names no street. False when the last part cannot be a town.
+ */
+function placeCity(rest: string[], found: Found): boolean {
+  const { location } = found;
+  const cityPart = rest.at(-1);
+  if (!cityPart) return true;
+  if (words(cityPart).length > 4 || /\d/.test(cityPart)) return false;
+  const cityCountry = CITIES[normKey(cityPart)];
+  if (cityCountry) {
+    found.score += 3;
+    found.known = true;
+    if (!location.countryCode) location.countryCode = cityCountry;
+    else if (location.countryCode !== cityCountry) found.score -= 1;
+  }
+  const previous = rest.at(-2);
+  if (previous === undefined) location.city = cityPart;
+  // "São Paulo, SP" was handled as a region; "Portland, Oregon" keeps a spelled-out region.
+  else if (!location.region && !/\d/.test(previous) && CITIES[normKey(previous)] && !cityCountry) {
+    location.region = cityPart;
+    location.city = previous;
+  } else {
+    location.city = cityPart;
+    if (/\d/.test(previous) || rest.length > 2) location.address = rest.slice(0, -1).join(', ');
+    else if (!location.region) location.region = previous;
+  }
+  return /^\p{Lu}/u.test(location.city ?? 'X');
 }
 
 /** Splits a contact line into pieces at the separators CVs use between details. */

@@ -92,10 +92,34 @@ export interface SectionResult {
   bodySize: number;
 }
 
+/**
+ * Cuts the lines into sections, in steps: the headings the dictionary knows (with their languages'
+ * votes), the lines styled like them (headings of kinds not tracked), the cut itself, and the
+ * CV's language by the votes.
+ */
 export function findSections(lines: Line[], fallbackLanguage?: CvLanguage): SectionResult {
   const bodySize = median(lines.flatMap((l) => l.parts.map((p) => p.size))) || 10;
-  const typicalGap = median(lines.map((l) => l.gapAbove).filter((g) => g > 0)) || bodySize * 1.3;
+  const { headingKinds, languageVotes } = knownHeadings(lines, bodySize);
+  const otherHeadings = styledLikeHeadings(lines, headingKinds, bodySize);
+  const sections = cut(lines, headingKinds, otherHeadings, bodySize);
+  let language: CvLanguage | undefined;
+  let best = 0;
+  for (const [candidate, votes] of languageVotes) {
+    if (votes > best || (votes === best && candidate === fallbackLanguage)) {
+      language = candidate;
+      best = votes;
+    }
+  }
+  return {
+    sections: sections.filter((s) => s.lines.length > 0 || s.heading),
+    language: language ?? fallbackLanguage,
+    bodySize,
+  };
+}
 
+/** Lines that read as a heading of the dictionary and look like one (caps, bold, larger, a gap, a colon). */
+function knownHeadings(lines: Line[], bodySize: number) {
+  const typicalGap = median(lines.map((l) => l.gapAbove).filter((g) => g > 0)) || bodySize * 1.3;
   const letterParts = (line: Line) => line.parts.filter((p) => /\p{L}/u.test(p.text));
   const cues = (line: Line): number => {
     let score = 0;
@@ -106,7 +130,6 @@ export function findSections(lines: Line[], fallbackLanguage?: CvLanguage): Sect
     if (/:\s*$/.test(line.text)) score += 0.5;
     return score;
   };
-
   const headingKinds = new Map<Line, HeadingMatch>();
   const languageVotes = new Map<CvLanguage, number>();
   for (const line of lines) {
@@ -119,22 +142,37 @@ export function findSections(lines: Line[], fallbackLanguage?: CvLanguage): Sect
     for (const language of match.languages)
       languageVotes.set(language, (languageVotes.get(language) ?? 0) + 1 / match.languages.length);
   }
+  return { headingKinds, languageVotes };
+}
 
-  // Lines styled exactly like the dictionary's headings are headings of a kind we do not track.
+/** Lines styled exactly like the dictionary's headings are headings of a kind we do not track. */
+function styledLikeHeadings(
+  lines: Line[],
+  headingKinds: Map<Line, HeadingMatch>,
+  bodySize: number,
+): Set<Line> {
   const headingStyles = [...headingKinds.keys()]
     .map(styleOf)
     .filter((s) => s.caps || s.size >= bodySize * 1.05);
   const otherHeadings = new Set<Line>();
-  if (headingStyles.length >= 2) {
-    for (const line of lines) {
-      if (headingKinds.has(line) || line.parts.length !== 1) continue;
-      const text = line.text;
-      if (words(text).length > 4 || /[\d@]/.test(text) || (text.match(/\p{L}/gu)?.length ?? 0) < 3) continue;
-      const style = styleOf(line);
-      if (headingStyles.some((s) => sameStyle(s, style))) otherHeadings.add(line);
-    }
+  if (headingStyles.length < 2) return otherHeadings;
+  for (const line of lines) {
+    if (headingKinds.has(line) || line.parts.length !== 1) continue;
+    const text = line.text;
+    if (words(text).length > 4 || /[\d@]/.test(text) || (text.match(/\p{L}/gu)?.length ?? 0) < 3) continue;
+    const style = styleOf(line);
+    if (headingStyles.some((s) => sameStyle(s, style))) otherHeadings.add(line);
   }
+  return otherHeadings;
+}
 
+/** A section opens at each heading, and where a new column opens with header material. */
+function cut(
+  lines: Line[],
+  headingKinds: Map<Line, HeadingMatch>,
+  otherHeadings: Set<Line>,
+  bodySize: number,
+): Section[] {
   const sections: Section[] = [];
   let current: Section = { kind: 'header', lines: [] };
   sections.push(current);
@@ -157,20 +195,7 @@ export function findSections(lines: Line[], fallbackLanguage?: CvLanguage): Sect
     if (current.heading !== line) current.lines.push(line);
     previous = line;
   }
-
-  let language: CvLanguage | undefined;
-  let best = 0;
-  for (const [candidate, votes] of languageVotes) {
-    if (votes > best || (votes === best && candidate === fallbackLanguage)) {
-      language = candidate;
-      best = votes;
-    }
-  }
-  return {
-    sections: sections.filter((s) => s.lines.length > 0 || s.heading),
-    language: language ?? fallbackLanguage,
-    bodySize,
-  };
+  return sections;
 }
 
 const CONTACT_HINT = /@|\+?\d[\d\s().-]{7,}\d|https?:|www\.|linkedin|github/i;

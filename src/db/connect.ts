@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -15,6 +14,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import { isConnectionFault } from './faults.ts';
+import { pgliteTemplateFile, unpackTemplate } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -110,26 +110,14 @@ function lastRows(result: unknown): Record<string, unknown>[] {
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
-/** The initialised data directory shipped for the installed PGlite version (scripts/pglite-template.ts). */
-export function pgliteTemplateFile(): string {
-  // The package exports no package.json: found beside its entry point.
-  let dir = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return fileURLToPath(new URL(`./templates/pglite-${version}.tar.gz`, import.meta.url));
-}
-
 /**
- * A new database starts from the shipped template instead of running initdb, which costs seconds
- * in WebAssembly (issue 14: the first answer after start on an empty DATA_DIR took 5–7 s). Without
- * a template for this PGlite version it falls back to initdb.
+ * A new in-memory database starts from the shipped initdb output (a Blob PGlite unpacks) instead of
+ * running initdb, which costs seconds in WebAssembly. Without a template for this PGlite version it
+ * falls back to initdb.
  */
-function initialDataDir(target: string): Blob | undefined {
-  if (target !== 'memory://' && fs.existsSync(path.join(target, 'PG_VERSION'))) return undefined;
+function bareTemplate(): Blob | undefined {
   try {
-    return new Blob([fs.readFileSync(pgliteTemplateFile())]);
+    return new Blob([fs.readFileSync(pgliteTemplateFile('bare'))]);
   } catch {
     return undefined;
   }
@@ -137,13 +125,18 @@ function initialDataDir(target: string): Blob | undefined {
 
 async function openPGlite(dataDir: string | null): Promise<DbHandle> {
   let target = 'memory://';
-  if (dataDir !== null) {
+  let template: Blob | undefined;
+  if (dataDir === null) template = bareTemplate();
+  else {
     target = path.join(dataDir, 'pgdata');
-    fs.mkdirSync(target, { recursive: true });
+    // A new DATA_DIR gets the shipped data directory with the migrations already applied: PGlite
+    // then opens it like any existing one (issue 14: initdb and the migrations took ~3 s of CPU).
+    if (!fs.existsSync(path.join(target, 'PG_VERSION')) && !unpackTemplate('migrated', target)) {
+      fs.mkdirSync(target, { recursive: true });
+    }
   }
   // Loaded here, not at the top: a process on PostgreSQL never loads PGlite, and the reverse.
   const { PGlite } = await import('@electric-sql/pglite');
-  const template = initialDataDir(target);
   const pglite = await PGlite.create(target, {
     ...(template ? { loadDataDir: template } : {}),
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],

@@ -20,6 +20,8 @@ export function migrationFiles(dir = MIGRATIONS_DIR): { version: string; file: s
  * start together take turns: the second finds the work done.
  */
 export async function migrate(handle: DbHandle, dir = MIGRATIONS_DIR): Promise<string[]> {
+  // The usual start: every migration is recorded. One read, no lock and no DDL (issue 14).
+  if (await current(handle, dir)) return [];
   return handle.withSession(async (exec) => {
     await exec(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
     try {
@@ -54,4 +56,14 @@ export async function migrationsCurrent(handle: DbHandle): Promise<boolean> {
   const rows = await handle.withSession((exec) => exec('SELECT version FROM schema_migrations'));
   const done = new Set(rows.map((row) => String(row.version)));
   return migrationFiles().every((migration) => done.has(migration.version));
+}
+
+/** Like migrationsCurrent, and false (not an error) on a database without the table yet. */
+async function current(handle: DbHandle, dir: string): Promise<boolean> {
+  const rows = await handle
+    .withSession((exec) => exec('SELECT version FROM schema_migrations'))
+    .catch(() => null);
+  if (rows === null) return false;
+  const done = new Set(rows.map((row) => String(row.version)));
+  return migrationFiles(dir).every((migration) => done.has(migration.version));
 }

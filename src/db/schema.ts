@@ -2,8 +2,23 @@ import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of the tables the migrations create; repositories are the only code that uses them. */
 
-type Timestamp = ColumnType<Date, Date, Date>;
-type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
+import type { NullableTimestamp, Timestamp } from './columns.ts';
+import type { ConsoleTables } from './schema-console.ts';
+import type { EventTables } from './schema-events.ts';
+
+export type {
+  ConsoleAuditTable,
+  ConsoleInvitationsTable,
+  ConsoleSessionsTable,
+  ConsoleUsersTable,
+} from './schema-console.ts';
+export type {
+  EventSweepsTable,
+  EventsTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhooksTable,
+} from './schema-events.ts';
 
 export interface AccountsTable {
   id: string;
@@ -84,7 +99,8 @@ type NullableJson<T = unknown> = ColumnType<T | null, string | null, string | nu
 
 export interface UploadsTable {
   id: string;
-  account_id: string;
+  /** null: the platform's own upload (a platform person's CV, made through the console). */
+  account_id: string | null;
   bytes: ColumnType<number, number, number>;
   file_name: string | null;
   created_at: Timestamp;
@@ -151,6 +167,23 @@ export interface PeopleTable {
   id: string;
   email_key: string;
   name: string;
+  created_at: Timestamp;
+  /** Chose to be found: in every account's matching pool while their CV is built (issue 19). */
+  open_to_matches: ColumnType<boolean, boolean | undefined, boolean>;
+  cv_status: ColumnType<
+    'none' | 'processing' | 'built' | 'failed' | 'deleted',
+    'none' | 'processing' | 'built' | 'failed' | 'deleted' | undefined,
+    'none' | 'processing' | 'built' | 'failed' | 'deleted'
+  >;
+  blob_key: string | null;
+  locale: ColumnType<string, string | undefined, string>;
+  updated_at: Timestamp;
+}
+
+/** A platform person's virtual CV: theirs, held by no account. */
+export interface PersonCvsTable {
+  person_id: string;
+  document: ColumnType<unknown, string, string>;
   created_at: Timestamp;
 }
 
@@ -234,7 +267,7 @@ export interface ScreeningsTable {
   id: string;
   account_id: string;
   job_id: string;
-  candidate_kind: 'application' | 'candidate';
+  candidate_kind: 'application' | 'candidate' | 'person';
   candidate_id: string;
   template_id: string;
   status: 'invited' | 'completed' | 'cancelled';
@@ -253,106 +286,7 @@ export interface ScreeningsTable {
   cancelled_at: NullableTimestamp;
 }
 
-export interface EventsTable {
-  seq: ColumnType<string, never, never>;
-  id: string;
-  account_id: string;
-  type: string;
-  data: ColumnType<Record<string, unknown>, string, string>;
-  dedupe_key: string | null;
-  txid: ColumnType<string, never, never>;
-  created_at: Timestamp;
-}
-
-export interface EventSweepsTable {
-  name: string;
-  position_at: Timestamp;
-  position_id: string;
-}
-
-export interface WebhooksTable {
-  id: string;
-  account_id: string;
-  url: string;
-  types: string[] | null;
-  secret: string;
-  created_at: Timestamp;
-}
-
-export interface WebhookDeliveriesTable {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  account_id: string;
-  state: 'queued' | 'running' | 'succeeded' | 'failed';
-  attempts: Generated<number>;
-  next_attempt_at: Timestamp;
-  locked_until: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface ConsoleUsersTable {
-  id: string;
-  account_id: string;
-  email: string;
-  role: 'admin' | 'recruiter' | 'billing_admin';
-  password_hash: string | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface WebhookAttemptsTable {
-  id: string;
-  delivery_id: string;
-  webhook_id: string;
-  event_id: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  at: Timestamp;
-}
-
-export interface ConsoleInvitationsTable {
-  token_hash: string;
-  user_id: string;
-  expires_at: Timestamp;
-  used_at: NullableTimestamp;
-  created_at: Timestamp;
-}
-
-export interface ConsoleSessionsTable {
-  id_hash: string;
-  user_id: string;
-  csrf_token: string;
-  created_at: Timestamp;
-  last_seen_at: Timestamp;
-}
-
-export interface ConsoleAuditTable {
-  id: string;
-  account_id: string;
-  actor_kind: 'user' | 'operator';
-  actor_id: string | null;
-  actor_email: string | null;
-  action: string;
-  target: string | null;
-  detail: ColumnType<Record<string, unknown>, string, string>;
-  at: Timestamp;
-  /** Write order (an identity column). */
-  seq: Generated<string>;
-}
-
-export interface Database extends MatchTables {
-  events: EventsTable;
-  event_sweeps: EventSweepsTable;
-  webhooks: WebhooksTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  webhook_attempts: WebhookAttemptsTable;
-  console_users: ConsoleUsersTable;
-  console_invitations: ConsoleInvitationsTable;
-  console_sessions: ConsoleSessionsTable;
-  console_audit: ConsoleAuditTable;
+export interface Database extends MatchTables, EventTables, ConsoleTables {
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;
@@ -365,6 +299,7 @@ export interface Database extends MatchTables {
   applications: ApplicationsTable;
   candidates: CandidatesTable;
   people: PeopleTable;
+  person_cvs: PersonCvsTable;
   suppressions: SuppressionsTable;
   jobs: JobsTable;
   accounts: AccountsTable;
@@ -375,15 +310,27 @@ export interface Database extends MatchTables {
 }
 
 export interface MatchProfilesTable {
-  subject_kind: 'application' | 'candidate';
+  subject_kind: 'application' | 'candidate' | 'person';
   subject_id: string;
-  account_id: string;
+  /** null: a platform person, in every account's pool. */
+  account_id: string | null;
   email_key: string | null;
   profile: ColumnType<unknown, string, string>;
   terms: string[];
   words: ColumnType<string[], string[] | undefined, string[]>;
+  /** The embedding provider's vector of the CV (off by default), and the model that made it. */
+  embedding: ColumnType<number[] | null, number[] | null | undefined, number[] | null>;
+  embedding_model: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface MatchRoleVectorsTable {
+  job_id: string;
+  words_hash: string;
+  model: string;
+  vector: number[];
+  created_at: Timestamp;
 }
 
 export interface MatchRunsTable {
@@ -400,8 +347,11 @@ export interface MatchesTable {
   id: string;
   account_id: string;
   job_id: string;
-  candidate_kind: 'application' | 'candidate';
+  candidate_kind: 'application' | 'candidate' | 'person';
+  /** The id the account knows: a platform person's is the account's own alias ('plp_…'). */
   candidate_id: string;
+  /** The pool's subject (= candidate_id, except a platform person's id). */
+  subject_id: string;
   person_key: string;
   score: number;
   reasons: ColumnType<string[], string, string>;
@@ -412,4 +362,5 @@ export interface MatchTables {
   match_profiles: MatchProfilesTable;
   matches: MatchesTable;
   match_runs: MatchRunsTable;
+  match_role_vectors: MatchRoleVectorsTable;
 }

@@ -60,10 +60,18 @@ export const overageCapReached = (extra: ErrorExtra<'overage_cap_reached'>) =>
     extra,
   );
 export const forbidden = (message: string) => new AppError('forbidden', message);
-export const missingScope = (scope: Scope) =>
-  new AppError('forbidden', `This key lacks the scope "${scope}" that this route needs.`, {
-    missingScope: scope,
-  });
+/**
+ * A key holding none of the scopes a route accepts. `missingScope` stays the first of them (the one
+ * a single-scope route needs); `acceptedScopes` and the message name every one that would do.
+ */
+export const missingScope = (...accepted: [Scope, ...Scope[]]) => {
+  const quoted = accepted.map((scope) => `"${scope}"`);
+  const message =
+    quoted.length === 1
+      ? `This key lacks the scope ${quoted[0]} that this route needs.`
+      : `This key lacks a scope this route accepts: one of ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}.`;
+  return new AppError('forbidden', message, { missingScope: accepted[0], acceptedScopes: [...accepted] });
+};
 
 // 404
 export const notFound = (what: string) => new AppError('not_found', `${what} was not found.`);

@@ -1,6 +1,16 @@
 import { createAccount } from './console/accounts/create-account.ts';
 import { getAccount } from './console/accounts/get-account.ts';
 import { updateAccount } from './console/accounts/update-account.ts';
+import { listAudit } from './console/audit/list-audit.ts';
+import {
+  addPerson,
+  addSuppression,
+  deletePersonCv,
+  getPerson,
+  listJobApplications,
+  platformUpload,
+  updatePerson,
+} from './console/intake/intake-routes.ts';
 import {
   consolePublishJob,
   listAccountJobs,
@@ -11,37 +21,17 @@ import {
 import { createKey } from './console/keys/create-key.ts';
 import { listKeys } from './console/keys/list-keys.ts';
 import { revokeKey } from './console/keys/revoke-key.ts';
-import { addPerson, addSuppression, listJobApplications } from './console/intake/intake-routes.ts';
+import { consoleCandidateCv, consoleListMatches } from './console/matches/list-matches.ts';
 import { listMail, listTasks, retryTask } from './console/ops/ops-routes.ts';
-import { claimPages } from './pages/claim-page.ts';
-import { jobFeedJson } from './pages/feed-json.ts';
-import { jobFeedPage } from './pages/feed-page.ts';
-import { jobPage } from './pages/job-page.ts';
-import { sitemap } from './pages/sitemap.ts';
 import {
   billing,
   completeScreening,
   createTemplate,
   updateTemplate,
 } from './console/screening/screening-routes.ts';
-import type { Route } from './types.ts';
 import { inviteUser } from './console/users/invite-user.ts';
 import { listUsers } from './console/users/list-users.ts';
 import { removeUser } from './console/users/remove-user.ts';
-import { listAudit } from './console/audit/list-audit.ts';
-import { triggerScreening } from './v1/screening/trigger-screening.ts';
-import { createApplication } from './v1/applications/create-application.ts';
-import { createCandidate } from './v1/applications/create-candidate.ts';
-import { createUpload } from './v1/applications/create-upload.ts';
-import { getApplication } from './v1/applications/get-application.ts';
-import { getConsentText } from './v1/applications/get-consent-text.ts';
-import { closeJob } from './v1/jobs/close-job.ts';
-import { createJob } from './v1/jobs/create-job.ts';
-import { editJob } from './v1/jobs/edit-job.ts';
-import { getJob } from './v1/jobs/get-job.ts';
-import { listJobs } from './v1/jobs/list-jobs.ts';
-import { publishJob } from './v1/jobs/publish-job.ts';
-import { listEvents } from './v1/events/list-events.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -49,8 +39,26 @@ import {
   listWebhooks,
   retryDelivery,
 } from './console/webhooks/webhook-routes.ts';
+import { claimPages } from './pages/claim-page.ts';
+import { jobFeedJson } from './pages/feed-json.ts';
+import { jobFeedPage } from './pages/feed-page.ts';
+import { jobPage } from './pages/job-page.ts';
+import { sitemap } from './pages/sitemap.ts';
+import type { Route } from './types.ts';
+import { createApplication } from './v1/applications/create-application.ts';
+import { createCandidate } from './v1/applications/create-candidate.ts';
+import { createUpload } from './v1/applications/create-upload.ts';
+import { getApplication } from './v1/applications/get-application.ts';
+import { getConsentText } from './v1/applications/get-consent-text.ts';
+import { listEvents } from './v1/events/list-events.ts';
+import { closeJob } from './v1/jobs/close-job.ts';
+import { createJob } from './v1/jobs/create-job.ts';
+import { editJob } from './v1/jobs/edit-job.ts';
+import { getJob } from './v1/jobs/get-job.ts';
+import { listJobs } from './v1/jobs/list-jobs.ts';
 import { listMatches } from './v1/jobs/list-matches.ts';
-import { consoleListMatches } from './console/matches/list-matches.ts';
+import { publishJob } from './v1/jobs/publish-job.ts';
+import { triggerScreening } from './v1/screening/trigger-screening.ts';
 
 /** Every route of the service, public and console. */
 export const routes: Route[] = [
@@ -79,6 +87,10 @@ export const routes: Route[] = [
   unmanageJob,
   listJobApplications,
   addPerson,
+  getPerson,
+  updatePerson,
+  deletePersonCv,
+  platformUpload,
   addSuppression,
   listMail,
   listTasks,
@@ -99,6 +111,7 @@ export const routes: Route[] = [
   retryDelivery,
   listMatches,
   consoleListMatches,
+  consoleCandidateCv,
   inviteUser,
   listUsers,
   removeUser,

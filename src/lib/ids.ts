@@ -29,8 +29,22 @@ export function newId(prefix: string, at: Date = new Date()): string {
     bytes[i] = ms % 256;
     ms = Math.floor(ms / 256);
   }
-  bytes.set(randomBytes(10), 6);
+  bytes.set(randomTen(), 6);
   return `${prefix}_${base32(bytes)}`;
+}
+
+// Random bytes drawn 4 KB at a time: a call to the CSPRNG per id (one per request, for its request
+// id) was 2 % of a loaded instance's CPU. Each id still takes 80 bits no other id shares.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let taken = POOL_BYTES;
+function randomTen(): Buffer {
+  if (taken + 10 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    taken = 0;
+  }
+  taken += 10;
+  return pool.subarray(taken - 10, taken);
 }
 
 export function randomToken(bytes = 32): string {

@@ -11,13 +11,15 @@
 
 import { open, readFile } from 'node:fs/promises';
 import { type CheckShare, FairLimiter } from './fair-limiter.ts';
-import { type PoolEvent, ParserPool } from './parser-pool.ts';
+import { ParserPool, type PoolEvent } from './parser-pool.ts';
 import { prescanPdf } from './prescan.ts';
+import type { TextDetail } from './protocol.ts';
 import type { CvCheckResult, CvRejectReason } from './types.ts';
 
+export { type CheckLane, CheckQueueFull, type CheckShare } from './fair-limiter.ts';
 export { type CvLimits, rejectionMessage } from './messages.ts';
-export { CheckQueueFull, type CheckLane, type CheckShare } from './fair-limiter.ts';
 export { ParserPoolUnavailable } from './parser-pool.ts';
+export type { TextDetail } from './protocol.ts';
 export type { CvCheckResult, CvLocale, CvRejectReason, PdfPage, PdfTextItem } from './types.ts';
 
 export interface CvCheckerOptions {
@@ -48,9 +50,10 @@ export interface CvChecker {
    * Resolves with the verdict for the file at `filePath`. Rejects only when the checker itself
    * cannot work (file unreadable, parser workers unable to start, checker closed, or the queue
    * or `share`'s part of it full: ParserPoolUnavailable with a retry delay): never blame the
-   * candidate for those.
+   * candidate for those. `detail` is how much of the text comes back with a pass ('layout', all of
+   * it, by default; see TextDetail): the verdict does not depend on it.
    */
-  check(filePath: string, share?: CheckShare): Promise<CvCheckResult>;
+  check(filePath: string, share?: CheckShare, detail?: TextDetail): Promise<CvCheckResult>;
   close(): Promise<void>;
 }
 
@@ -118,7 +121,11 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
     maxPerKey: MAX_PER_KEY,
   });
 
-  async function check(filePath: string, share: CheckShare = DEFAULT_SHARE): Promise<CvCheckResult> {
+  async function check(
+    filePath: string,
+    share: CheckShare = DEFAULT_SHARE,
+    detail: TextDetail = 'layout',
+  ): Promise<CvCheckResult> {
     const started = performance.now();
     const verdict = (result: CvCheckResult, stage: CvCheckStage, error?: string): CvCheckResult => {
       onEvent?.({
@@ -148,7 +155,7 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
         return verdict({ ok: false, reason }, 'prescan', scan.cause);
       }
 
-      const outcome = await pool.run({ data, maxPages });
+      const outcome = await pool.run({ data, maxPages, detail });
       if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
       return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
     });

@@ -28,6 +28,8 @@ export interface FairLimiterOptions {
 /** Refused at admission: the queue, or the source's own share of it, is full. */
 export class CheckQueueFull extends ParserPoolUnavailable {
   override name = 'CheckQueueFull';
+  /** "Busy, try later": a background task waits and runs again without counting an attempt. */
+  readonly busy = true;
 }
 
 interface Waiting {

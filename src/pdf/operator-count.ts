@@ -5,7 +5,7 @@
 // approximation (strings, names, comments and hex strings skipped; a run of letters is one
 // operator), exact for what pdf.js would execute except inside inline image data.
 
-import type { PdfValue } from './pdf-syntax.ts';
+import { isRegular, type PdfValue } from './pdf-syntax.ts';
 
 const State = { Normal: 0, Word: 1, String: 2, Comment: 3, Name: 4, Hex: 5 } as const;
 type State = (typeof State)[keyof typeof State];
@@ -69,23 +69,6 @@ export class OperatorCounter {
 
 function isLetter(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
-}
-
-// Not white space and not a delimiter: ( ) < > [ ] { } / %
-function isRegular(b: number): boolean {
-  if (b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0c || b === 0x00) return false;
-  return !(
-    b === 0x28 ||
-    b === 0x29 ||
-    b === 0x3c ||
-    b === 0x3e ||
-    b === 0x5b ||
-    b === 0x5d ||
-    b === 0x7b ||
-    b === 0x7d ||
-    b === 0x2f ||
-    b === 0x25
-  );
 }
 
 const NOT_CONTENT_KEYS = ['Length1', 'Length2', 'Length3', 'N', 'FunctionType', 'ShadingType', 'PatternType'];

@@ -7,7 +7,7 @@ import { registerHooks } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { ParseOutcome, ParseRequest, SandboxProbe, WorkerMessage } from './protocol.ts';
+import type { ParseOutcome, ParseRequest, SandboxProbe, TextDetail, WorkerMessage } from './protocol.ts';
 import { addText, emptyStats, hasTextLayer } from './text-layer.ts';
 import type { PdfPage, PdfTextItem } from './types.ts';
 
@@ -110,7 +110,7 @@ function isTextItem(item: unknown): item is RawTextItem {
   return typeof (item as { str?: unknown }).str === 'string';
 }
 
-async function parse(data: Uint8Array, maxPages: number): Promise<ParseOutcome> {
+async function parse(data: Uint8Array, maxPages: number, detail: TextDetail): Promise<ParseOutcome> {
   const task = pdfjs.getDocument({ data, ...DOCUMENT_OPTIONS });
   try {
     let doc: Awaited<typeof task.promise>;
@@ -142,7 +142,7 @@ async function parse(data: Uint8Array, maxPages: number): Promise<ParseOutcome> 
           for (const item of (value as { items: unknown[] }).items) {
             if (!isTextItem(item) || item.str.trim() === '') continue;
             addText(stats, item.str);
-            raw.push(item);
+            if (detail !== 'none') raw.push(item);
             itemCount++;
             charCount += item.str.length;
           }
@@ -152,7 +152,8 @@ async function parse(data: Uint8Array, maxPages: number): Promise<ParseOutcome> 
           }
         }
       }
-      const fonts = raw.length > 0 ? await fontsOf(page, raw) : new Map<string, FontInfo>();
+      const fonts =
+        detail === 'layout' && raw.length > 0 ? await fontsOf(page, raw) : new Map<string, FontInfo>();
       const items: PdfTextItem[] = raw.map((item) => {
         const font = fonts.get(item.fontName) ?? { fontName: item.fontName, bold: false, italic: false };
         return {
@@ -164,7 +165,7 @@ async function parse(data: Uint8Array, maxPages: number): Promise<ParseOutcome> 
           ...font,
         };
       });
-      text.push({ width: round(x1 - x0), height: round(y1 - y0), items });
+      if (detail !== 'none') text.push({ width: round(x1 - x0), height: round(y1 - y0), items });
       page.cleanup();
     }
     if (!hasTextLayer(stats, doc.numPages)) return { ok: false, reason: 'no_text_layer' };
@@ -258,12 +259,16 @@ async function handle(request: ParseRequest): Promise<void> {
   try {
     // A Buffer arrives as a Buffer (structured clone keeps its class); pdf.js wants a plain view.
     const { buffer, byteOffset, byteLength } = request.data;
-    outcome = await parse(new Uint8Array(buffer, byteOffset, byteLength), request.maxPages);
+    outcome = await parse(
+      new Uint8Array(buffer, byteOffset, byteLength),
+      request.maxPages,
+      request.detail ?? 'layout',
+    );
   } catch (error) {
     outcome = { ok: false, reason: 'corrupt', error: describe(error) };
   }
   send({ type: 'result', id: request.id, outcome });
 }
 
-await parse(new TextEncoder().encode(WARM_UP), 1);
+await parse(new TextEncoder().encode(WARM_UP), 1, 'layout');
 send({ type: 'ready' });

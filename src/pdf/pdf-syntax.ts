@@ -32,7 +32,8 @@ function isDelimiter(b: number): boolean {
   );
 }
 
-function isRegular(b: number): boolean {
+/** Not white space and not a delimiter: ( ) < > [ ] { } / % */
+export function isRegular(b: number): boolean {
   return !isWhite(b) && !isDelimiter(b);
 }
 

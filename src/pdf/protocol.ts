@@ -3,12 +3,25 @@
 
 import type { PdfPage } from './types.ts';
 
+/**
+ * How much of the text the child sends back. The verdict is the same for all three (every page's
+ * text is read and counted either way):
+ *   'none'   the verdict and the page count only (accepting an application needs no more);
+ *   'plain'  each page's text items, fonts not named (a candidate import's "is it a CV?" test);
+ *   'layout' the items with their real font names, bold and italic (the virtual CV's builder).
+ * Naming the fonts takes an operator list per page, which builds every glyph's outline: it doubled
+ * the child's time on a 2-page CV (issue 14).
+ */
+export type TextDetail = 'none' | 'plain' | 'layout';
+
 export interface ParseRequest {
   type: 'parse';
   id: number;
   /** The PDF's bytes: the child may not read the service's files (permission model). */
   data: Uint8Array;
   maxPages: number;
+  /** 'layout' when absent. */
+  detail?: TextDetail;
 }
 
 export type ParseOutcome =

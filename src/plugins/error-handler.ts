@@ -1,5 +1,5 @@
-import { SAFE_TEXT_PATTERN, SAFE_TEXT_RULE } from '../contract/text.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SAFE_TEXT_PATTERN, SAFE_TEXT_RULE } from '../contract/text.ts';
 import {
   AppError,
   badRequest,

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
 import { isConnectionFault } from '../db/faults.ts';
 import { type AppError, unavailable } from '../domain/errors.ts';
 import type { RateLimitStore, RedisRateLimitStore } from '../rate-limit/store.ts';
@@ -38,7 +39,17 @@ const DISK_CODES: Record<string, string> = {
   EIO: 'the disk holding DATA_DIR reported an I/O error',
 };
 
-export function registerFaultMetrics(app: FastifyInstance, registry: Registry): FaultMetrics {
+/** Without a registry (METRICS_TOKEN unset: nobody can read them) the counts are not kept. */
+export function registerFaultMetrics(
+  app: FastifyInstance,
+  registry: PromClient.Registry | null,
+): FaultMetrics {
+  if (registry === null) {
+    const none: FaultMetrics = { fault: () => undefined, up: () => undefined };
+    app.decorate('faultMetrics', none);
+    return none;
+  }
+  const { Counter, Gauge } = createRequire(import.meta.url)('prom-client') as typeof PromClient;
   const faults = new Counter({
     name: 'dependency_faults_total',
     help: 'Requests or operations that failed because a dependency was unavailable',

@@ -1,5 +1,5 @@
-import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { type TObject, type TSchema, Type } from 'typebox';
 import {
   documentedErrors,
@@ -9,9 +9,9 @@ import {
   errorSchemaId,
   errorSchemas,
 } from '../contract/errors.ts';
+import { EVENT_SCHEMAS, Event, eventWebhooks } from '../contract/events.ts';
 import { AuthoredJob, Job } from '../contract/job.ts';
 import { Text } from '../contract/text.ts';
-import { EVENT_SCHEMAS, Event, eventWebhooks } from '../contract/events.ts';
 import { refineDocument } from './openapi-document.ts';
 
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
@@ -21,7 +21,7 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
   app.addSchema(AuthoredJob);
   for (const schema of EVENT_SCHEMAS) app.addSchema(schema);
   app.addSchema(Event);
-  await app.register(swagger, {
+  registerOnFirstUse(app, {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -67,6 +67,56 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
+  });
+}
+
+type Hook = (...args: unknown[]) => unknown;
+
+/**
+ * @fastify/swagger, set up on the first call of the document's decorator rather than at start: its
+ * setup loads the OpenAPI generator, a YAML library and a JSON-schema resolver (~90 files, ~50 ms
+ * and ~10 MB, issue 14) that a process nobody asks for the document never needs. Until then only
+ * the routes and the instances are collected (what the plugin's own hooks would have kept); on
+ * the first call the plugin is run against a host that replays them, then it answers as usual.
+ */
+function registerOnFirstUse(app: FastifyInstance, options: FastifyDynamicSwaggerOptions): void {
+  const routes: RouteOptions[] = [];
+  const instances: FastifyInstance[] = [];
+  let ready = false;
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+  app.addHook('onRegister', (instance) => {
+    instances.push(instance);
+  });
+  app.addHook('onReady', (done) => {
+    ready = true;
+    done();
+  });
+  let document: Hook | null = null;
+  const setUp = (): Hook => {
+    const hooks: Record<string, Hook[]> = { onRoute: [], onRegister: [], onReady: [] };
+    let decorated: Hook | null = null;
+    const host = {
+      addHook: (name: string, hook: Hook) => hooks[name]?.push(hook),
+      decorate: (_name: string, value: Hook) => {
+        decorated = value;
+      },
+      getSchemas: () => app.getSchemas(),
+    };
+    swagger.fastifySwagger(host as never, { ...options }, (error?: Error) => {
+      if (error) throw error;
+    });
+    for (const route of routes) for (const hook of hooks.onRoute ?? []) hook(route);
+    for (const instance of instances) for (const hook of hooks.onRegister ?? []) void hook(instance);
+    for (const hook of hooks.onReady ?? []) hook(() => undefined);
+    if (decorated === null) throw new Error('@fastify/swagger decorated nothing');
+    return decorated;
+  };
+  app.decorate(options.decorator ?? 'swagger', (...args: unknown[]) => {
+    if (!ready) throw new Error('.swagger() must be called after .ready()');
+    document ??= setUp();
+    return document(...args);
   });
 }
 
@@ -149,7 +199,7 @@ function consoleOperationId(method: string, url: string): string {
  * hidden from the public one), with the console token as its security scheme.
  */
 export async function registerConsoleOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
-  await app.register(swagger, {
+  registerOnFirstUse(app, {
     decorator: 'consoleSwagger',
     openapi: {
       openapi: '3.1.0',

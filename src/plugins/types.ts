@@ -1,3 +1,4 @@
+import type { Right } from '../domain/console-users/rights.ts';
 import type { ClaimedRecord } from '../domain/idempotency/idempotency-repository.ts';
 import type { Principal } from '../domain/keys/key-service.ts';
 import type { Scope } from '../domain/keys/scopes.ts';
@@ -14,6 +15,11 @@ declare module 'fastify' {
     idempotency?: 'optional' | 'required';
     /** A /console/v1 route: the operator token is required. */
     console?: boolean;
+    /**
+     * A console page or form (src/http/console-web): the right a signed-in user's role must hold.
+     * page() and action() read it here, and the guard's route table lists it.
+     */
+    right?: Right;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
 
 /** Requests counted in one fixed window, and the moment (epoch ms) the window ends. */
 export interface WindowCount {
@@ -89,6 +90,8 @@ export interface RedisRateLimitStore extends RateLimitStore {
 export function redisStore(url: string, options: RedisStoreOptions = {}): RedisRateLimitStore {
   const commandTimeout = options.commandTimeoutMs ?? 250;
   const retryAfterMs = options.retryAfterMs ?? 2_000;
+  // Loaded only when REDIS_URL is set (issue 14: ~50 ms and ~12 MB at every start otherwise).
+  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

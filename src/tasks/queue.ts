@@ -12,8 +12,13 @@ export interface TaskPayloads {
   'stand-on-account-cv': { applicationId: string };
   /** Generate a managed role's matches (issue 19); keyed by the role's state, so a change runs it again. */
   'generate-matches': { accountId: string; jobId: string };
-  /** New profiles arrived in an account's pool: look again at its managed roles (batched). */
-  'refresh-matches': { accountId: string };
+  /**
+   * New profiles arrived in an account's pool (null: the platform's, in every account's pool): look
+   * again at the managed roles (batched).
+   */
+  'refresh-matches': { accountId: string | null };
+  /** Build a platform person's virtual CV from their upload (issue 19). */
+  'build-person-cv': { personId: string };
 }
 export type TaskName = keyof TaskPayloads;
 

@@ -119,16 +119,17 @@ export const taskRepository = {
   },
 
   /**
-   * Hands back tasks this worker holds but will not finish (it is stopping): queued again at once,
-   * the attempt not counted, so another worker takes them without waiting for the lease.
+   * Hands back tasks this worker holds but will not finish (it is stopping, or what the task needs
+   * is busy): queued again, at once or at `runAfter`, the attempt not counted, so another worker
+   * takes them without waiting for the lease.
    */
-  async release(db: Db, ids: string[], workerId: string, now: Date): Promise<number> {
+  async release(db: Db, ids: string[], workerId: string, now: Date, runAfter: Date = now): Promise<number> {
     if (ids.length === 0) return 0;
     const result = await db
       .updateTable('tasks')
       .set({
         state: 'queued',
-        run_after: now,
+        run_after: runAfter,
         locked_until: null,
         locked_by: null,
         attempts: sql`greatest(attempts - 1, 0)`,

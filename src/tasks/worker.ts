@@ -26,6 +26,17 @@ export interface WorkerOptions {
   leaseMs?: number;
 }
 
+/**
+ * An error that says "busy, try later" (the CV checker's queue is full): the task is queued again
+ * after `retryAfterSeconds` (within 1–30 s) and the attempt is not counted, so a burst never
+ * dead-letters work that only had to wait. Infrastructure marks such errors with `busy: true`.
+ */
+export function busyDelayMs(error: unknown): number | null {
+  if (typeof error !== 'object' || error === null || (error as { busy?: unknown }).busy !== true) return null;
+  const seconds = Number((error as { retryAfterSeconds?: unknown }).retryAfterSeconds);
+  return Math.round(Math.min(30, Math.max(1, Number.isFinite(seconds) ? seconds : 1)) * 1000);
+}
+
 /** Exponential backoff with jitter: 5 s, 10 s, 20 s … capped at one hour. */
 export function backoffMs(attempt: number): number {
   const base = Math.min(3_600_000, 5_000 * 2 ** Math.max(0, attempt - 1));
@@ -53,6 +64,8 @@ export function createWorker(options: WorkerOptions) {
         log.warn({ taskId: task.id, task: task.name }, 'task lease lost before completion');
       }
     } catch (error) {
+      const busy = busyDelayMs(error);
+      if (busy !== null) return defer(task, busy);
       // Kept as the task's last error and shown in the console: no recipient's address in it.
       const message = scrubPersonalData(error instanceof Error ? error.message : String(error));
       const last = task.attempts >= task.max_attempts;
@@ -73,6 +86,15 @@ export function createWorker(options: WorkerOptions) {
         last ? 'task dead-lettered' : 'task failed; will retry',
       );
     }
+  }
+
+  /** Queues a task again after `delayMs`, its attempt not counted: what it needed was busy. */
+  async function defer(task: TaskRow, delayMs: number): Promise<void> {
+    const now = clock.now();
+    await taskRepository
+      .release(db, [task.id], workerId, now, new Date(now.getTime() + delayMs))
+      .catch((err: unknown) => log.error({ err, taskId: task.id }, 'could not defer busy task'));
+    log.info({ taskId: task.id, task: task.name, delayMs }, 'task deferred: busy, not counted as an attempt');
   }
 
   /** Claims what is due and runs it; resolves when those tasks are done. Returns how many ran. */

@@ -2,6 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { CareersTransportError, errorFromAnswer } from './errors.ts';
 import { retryingFetch } from './retry.ts';
 import type {
+  AuthoredJob,
   CreateApplicationRequest,
   CreateApplicationResponse,
   CreateCandidateRequest,
@@ -14,10 +15,9 @@ import type {
   ListJobsResponse,
   PublishJobRequest,
   PublishJobResponse,
+  paths,
   TriggerScreeningRequest,
   TriggerScreeningResponse,
-  AuthoredJob,
-  paths,
 } from './schema.ts';
 
 export interface CareersClientOptions {

@@ -573,7 +573,10 @@ export interface components {
          *       "code": "forbidden",
          *       "message": "This key lacks the scope \"jobs:write\" that this route needs.",
          *       "requestId": "req_01J9Z6Q4T8N5V2W7X3Y0K1M6PB",
-         *       "missingScope": "jobs:write"
+         *       "missingScope": "jobs:write",
+         *       "acceptedScopes": [
+         *         "jobs:write"
+         *       ]
          *     }
          */
         ForbiddenError: {
@@ -584,10 +587,12 @@ export interface components {
             /** @description Quote it to support; also the x-request-id header. */
             requestId: string;
             /**
-             * @description The scope the route needs.
+             * @description The first of `acceptedScopes`.
              * @enum {string}
              */
             missingScope?: "jobs:read" | "jobs:write" | "applications:write" | "screening";
+            /** @description Every scope the route accepts. */
+            acceptedScopes?: ("jobs:read" | "jobs:write" | "applications:write" | "screening")[];
         };
         /**
          * NotFoundError
@@ -1249,8 +1254,11 @@ export interface components {
             createdAt: string;
             data: {
                 candidateId: string;
-                /** @description The import outcome: queued, existing_account, suppressed or rejected. */
-                status: string;
+                /**
+                 * @description The import outcome: queued, existing_account, suppressed or rejected.
+                 * @enum {string}
+                 */
+                status: "queued" | "existing_account" | "suppressed" | "rejected";
                 /** @enum {string} */
                 cvStatus: "none" | "processing" | "staged" | "claimed" | "deleted" | "failed";
             };

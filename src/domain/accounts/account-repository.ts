@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { Db } from '../../db/connect.ts';
 import type { LimitName, Limits } from '../../contract/console.ts';
+import type { Db } from '../../db/connect.ts';
 import type { AccountsTable } from '../../db/schema.ts';
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -11,9 +11,9 @@ import { AppError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Seal } from '../seal.ts';
 import {
   type AccountRow,
+  accountRepository,
   LIMIT_COLUMNS,
   type LimitName,
-  accountRepository,
   limitsOf,
 } from './account-repository.ts';
 

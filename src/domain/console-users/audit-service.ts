@@ -1,5 +1,5 @@
-import type { AuditEntry } from '../../contract/console-users.ts';
 import type { Account } from '../../contract/console.ts';
+import type { AuditEntry } from '../../contract/console-users.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';

@@ -1,4 +1,4 @@
-import { type ScryptOptions, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Console passwords, hashed with scrypt (memory-hard, in node:crypto). scrypt runs on libuv's

@@ -1,7 +1,7 @@
-import { jobPagePath } from '../jobs/job-view.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.ts';
-import type { ClaimLinksTable } from '../../db/schema.ts';
+import type { CandidatesTable, ClaimLinksTable } from '../../db/schema.ts';
+import { jobPagePath } from '../jobs/job-view.ts';
 
 export type SubjectKind = 'application' | 'candidate';
 export type ClaimLinkRow = Selectable<ClaimLinksTable>;
@@ -20,7 +20,7 @@ export interface CvSubject {
   /** Imports only: whether the person asked to be emailed (applications always are). */
   sendClaimEmail: boolean;
   /** Imports only: the import outcome. */
-  outcome: string | null;
+  outcome: CandidatesTable['outcome'] | null;
   stagedAt: Date | null;
   createdAt: Date;
 }

@@ -7,9 +7,9 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { accountNoticeMail, claimMail } from '../../mail/templates.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
-import type { CvFileStore, CvInspector } from '../intake/ports.ts';
-import { type CvSubject, type SubjectKind, cvRepository } from './cv-repository.ts';
 import type { EventRecorder } from '../events/event-log.ts';
+import type { CvFileStore, CvInspector } from '../intake/ports.ts';
+import { type CvSubject, cvRepository, type SubjectKind } from './cv-repository.ts';
 
 /**
  * Builds the virtual CV from the checked text; off the event loop in the service (a worker thread

@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { badRequest } from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
-import { type EventRow, type FeedPosition, eventRepository } from './event-repository.ts';
+import { type EventRow, eventRepository, type FeedPosition } from './event-repository.ts';
 
 /** Events are kept at least 30 days (extensions.md §3); one more day covers a late sweep. */
 export const EVENTS_KEPT_MS = 31 * 86_400_000;

@@ -1,5 +1,5 @@
 import type { DeliveryAttempt, EventType, WebhookCreate, WebhookView } from '../../contract/events.ts';
-import { EVENT_TYPE_NAMES } from '../../contract/events.ts';
+import { EVENT_TYPE_NAMES, isEventType } from '../../contract/events.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -7,8 +7,8 @@ import { checkWebhookUrl } from '../../webhooks/sender.ts';
 import { newWebhookSecret } from '../../webhooks/sign.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { EVENTS_KEPT_MS } from './event-log.ts';
 import type { Seal } from '../seal.ts';
+import { EVENTS_KEPT_MS } from './event-log.ts';
 import { type AttemptRow, type WebhookRow, webhookRepository } from './webhook-repository.ts';
 
 /** An account's endpoints; more is a sign of a loop in someone's automation. */
@@ -19,7 +19,8 @@ function view(row: WebhookRow): WebhookView {
   return {
     id: row.id,
     url: row.url,
-    types: row.types ?? [...EVENT_TYPE_NAMES],
+    // Stored only after validation against the same names.
+    types: row.types === null ? [...EVENT_TYPE_NAMES] : row.types.filter(isEventType),
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../../db/connect.ts';
 import { hostname } from 'node:os';
+import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { conflict } from '../errors.ts';
-import { type ClaimedRecord, type RecordKey, idempotencyRepository } from './idempotency-repository.ts';
+import { type ClaimedRecord, idempotencyRepository, type RecordKey } from './idempotency-repository.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a claim protects a request in progress at most, even while its process lives. */

@@ -2,8 +2,9 @@ import type { ApplicationCreated, ApplicationStatus, ApplicationWrite } from '..
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import type { TaskQueue } from '../../tasks/queue.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
-import { verifyReceipt } from '../consent/receipt.ts';
+import { type VerifiedConsent, verifyReceipt } from '../consent/receipt.ts';
 import {
   attestationRequired,
   dailyCapReached,
@@ -12,15 +13,14 @@ import {
   rateLimited,
   uploadInvalid,
 } from '../errors.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
-import type { Seal } from '../seal.ts';
 import { statusAt } from '../jobs/job-view.ts';
+import type { Seal } from '../seal.ts';
 import { type ApplicationRow, applicationRepository } from './application-repository.ts';
+import { candidateRepository } from './candidate-repository.ts';
 import { emailKey, utcDay } from './day-window.ts';
 import type { UploadService } from './upload-service.ts';
-import type { TaskQueue } from '../../tasks/queue.ts';
-import { candidateRepository } from './candidate-repository.ts';
-import type { EventRecorder } from '../events/event-log.ts';
 
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
 export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
@@ -33,6 +33,56 @@ function duplicateAnswer(row: ApplicationRow): ApplicationCreated {
     status: row.status,
     cvStatus: row.cv_status,
     duplicate: true,
+  };
+}
+
+/** What the accepting transaction works from: the request, checked, and the upload to spend. */
+interface Accepting {
+  accountId: string;
+  jobId: string;
+  /** The applicant's address as compared (emailKey). */
+  key: string;
+  input: ApplicationWrite;
+  consent: VerifiedConsent;
+  source: ApplicationSource;
+  uploadId: string;
+  hostedMeta: { socketAddress: string } | undefined;
+  seal: Seal<ApplicationCreated> | undefined;
+}
+
+type NewApplicationRow = Parameters<typeof applicationRepository.insert>[1];
+
+type Outcome = { answer: ApplicationCreated; discardFile: boolean } | { duplicateOf: ApplicationRow };
+
+/** The new application's row: received, its CV processing, the consent as verified. */
+function applicationRow(id: string, a: Accepting, blobKey: string | null, at: Date): NewApplicationRow {
+  const { input, consent } = a;
+  return {
+    id,
+    account_id: a.accountId,
+    job_id: a.jobId,
+    email_key: a.key,
+    name: input.name,
+    email: input.email.trim(),
+    phone: input.phone ?? null,
+    location: input.location ?? null,
+    cover_note: input.coverNote ?? null,
+    answers: input.answers ? JSON.stringify(input.answers) : null,
+    consent_receipt: JSON.stringify(input.consent),
+    consent_text_id: consent.textId,
+    consent_version: consent.version,
+    consent_locale: consent.locale,
+    consent_text: consent.text,
+    consent_socket_address: a.hostedMeta?.socketAddress ?? null,
+    lawful_basis: JSON.stringify(input.lawfulBasis),
+    source: a.source,
+    blob_key: blobKey,
+    status: 'received',
+    cv_status: 'processing',
+    reason: null,
+    claimed_at: null,
+    created_at: at,
+    updated_at: at,
   };
 }
 
@@ -90,6 +140,59 @@ export function createApplicationService(deps: {
     }
   }
 
+  /**
+   * The accepting transaction, under the account's row lock: the job still open, no application
+   * from the address meanwhile, the budgets again, the upload spent; then the row, its follow-up
+   * task (build the CV, or stand on the person's own) and the event.
+   */
+  async function acceptIn(trx: Db, a: Accepting): Promise<Outcome> {
+    const { accountId, jobId, key, source } = a;
+    await accountRepository.findForUpdate(trx, accountId);
+    const at = clock.now();
+    const job = await openJob(trx, accountId, jobId, at);
+    const raced = await applicationRepository.findByAddress(trx, jobId, key);
+    if (raced) return { duplicateOf: raced };
+    await budgets(trx, accountId, jobId, at, source);
+    if (!(await uploads.spend(trx, accountId, a.uploadId))) {
+      throw uploadInvalid('another request used it meanwhile');
+    }
+    const id = newId('app', at);
+    // A person who holds an account applies on their own CV: nothing is built, nobody is emailed.
+    const holdsAccount = (await candidateRepository.findPerson(trx, key)) !== undefined;
+    await applicationRepository.insert(trx, applicationRow(id, a, holdsAccount ? null : a.uploadId, at));
+    if (holdsAccount) {
+      // The application stands on the person's own CV: nothing is built; a moment later the
+      // status reads `claimed` (the 201 keeps the spec's `processing`).
+      await queue.enqueue(
+        trx,
+        'stand-on-account-cv',
+        { applicationId: id },
+        { key: `stand-on-account-cv:${id}` },
+      );
+    } else {
+      await queue.enqueue(
+        trx,
+        'build-cv',
+        { kind: 'application', id },
+        { key: `build-cv:application:${id}` },
+      );
+    }
+    await events.record(trx, accountId, {
+      type: 'application.received',
+      data: { applicationId: id, jobId, status: 'received', cvStatus: 'processing' },
+    });
+    const answer: ApplicationCreated = {
+      applicationId: id,
+      candidateId: id,
+      status: 'received',
+      cvStatus: 'processing',
+      // openJob let only a published job through.
+      job: { id: job.id, status: 'published' },
+    };
+    await a.seal?.(trx, answer);
+    return { answer, discardFile: holdsAccount };
+  }
+
   return {
     /**
      * The spec's checks in order, each refusing before anything is spent. The PDF check runs
@@ -121,91 +224,27 @@ export function createApplicationService(deps: {
       await budgets(db, accountId, jobId, now, source);
       const upload = await uploads.usable(accountId, input.cv.uploadId);
       // The hosted page's anonymous traffic has its own share of the checker, per client address;
-      // the API's is per account.
+      // the API's is per account. Only the verdict is needed here: the build task reads the text.
       await uploads.inspect(
         upload,
         consent.locale,
         source === 'api' ? { lane: 'api', key: accountId } : { lane: 'page', key: String(input.consent.ip) },
+        'none',
       );
 
-      type Outcome = { answer: ApplicationCreated; discardFile: boolean } | { duplicateOf: ApplicationRow };
-      const result = await db.transaction().execute(async (trx): Promise<Outcome> => {
-        await accountRepository.findForUpdate(trx, accountId);
-        const at = clock.now();
-        const job = await openJob(trx, accountId, jobId, at);
-        const raced = await applicationRepository.findByAddress(trx, jobId, key);
-        if (raced) return { duplicateOf: raced };
-        await budgets(trx, accountId, jobId, at, source);
-        if (!(await uploads.spend(trx, accountId, upload.id))) {
-          throw uploadInvalid('another request used it meanwhile');
-        }
-        const id = newId('app', at);
-        // A person who holds an account applies on their own CV: nothing is built, nobody is emailed.
-        const holdsAccount = (await candidateRepository.findPerson(trx, key)) !== undefined;
-        await applicationRepository.insert(trx, {
-          id,
-          account_id: accountId,
-          job_id: jobId,
-          email_key: key,
-          name: input.name,
-          email: input.email.trim(),
-          phone: input.phone ?? null,
-          location: input.location ?? null,
-          cover_note: input.coverNote ?? null,
-          answers: input.answers ? JSON.stringify(input.answers) : null,
-          consent_receipt: JSON.stringify(input.consent),
-          consent_text_id: consent.textId,
-          consent_version: consent.version,
-          consent_locale: consent.locale,
-          consent_text: consent.text,
-          consent_socket_address: hostedMeta?.socketAddress ?? null,
-          lawful_basis: JSON.stringify(input.lawfulBasis),
+      const result = await db.transaction().execute((trx) =>
+        acceptIn(trx, {
+          accountId,
+          jobId,
+          key,
+          input,
+          consent,
           source,
-          blob_key: holdsAccount ? null : upload.id,
-          status: 'received',
-          cv_status: 'processing',
-          reason: null,
-          claimed_at: null,
-          created_at: at,
-          updated_at: at,
-        });
-        if (holdsAccount) {
-          // The application stands on the person's own CV: nothing is built; a moment later the
-          // status reads `claimed` (the 201 keeps the spec's `processing`).
-          await queue.enqueue(
-            trx,
-            'stand-on-account-cv',
-            { applicationId: id },
-            { key: `stand-on-account-cv:${id}` },
-          );
-        } else {
-          await queue.enqueue(
-            trx,
-            'build-cv',
-            { kind: 'application', id },
-            { key: `build-cv:application:${id}` },
-          );
-        }
-        await events.record(trx, accountId, {
-          type: 'application.received',
-          data: {
-            applicationId: id,
-            jobId,
-            status: 'received',
-            cvStatus: 'processing',
-          },
-        });
-        const answer: ApplicationCreated = {
-          applicationId: id,
-          candidateId: id,
-          status: 'received',
-          cvStatus: 'processing',
-          // openJob let only a published job through.
-          job: { id: job.id, status: 'published' },
-        };
-        await seal?.(trx, answer);
-        return { answer, discardFile: holdsAccount };
-      });
+          uploadId: upload.id,
+          hostedMeta,
+          seal,
+        }),
+      );
       if ('duplicateOf' in result)
         return this.answerDuplicate(accountId, result.duplicateOf, upload.id, seal);
       if (result.discardFile) await uploads.eraseFile(upload.id);

@@ -68,7 +68,10 @@ export const candidateRepository = {
     db: Db,
     emailKey: string,
     at: Date,
-  ): Promise<{ blobs: string[]; moved: { id: string; account_id: string; outcome: string }[] }> {
+  ): Promise<{
+    blobs: string[];
+    moved: { id: string; account_id: string; outcome: CandidatesTable['outcome'] }[];
+  }> {
     const held = await db
       .selectFrom('candidates')
       .select(['id', 'account_id', 'outcome', 'cv_status', 'blob_key'])
@@ -114,18 +117,5 @@ export const candidateRepository = {
 
   async findPerson(db: Db, emailKey: string): Promise<{ id: string } | undefined> {
     return db.selectFrom('people').select('id').where('email_key', '=', emailKey).executeTakeFirst();
-  },
-
-  async insertPerson(
-    db: Db,
-    row: { id: string; email_key: string; name: string; created_at: Date },
-  ): Promise<boolean> {
-    const inserted = await db
-      .insertInto('people')
-      .values(row)
-      .onConflict((oc) => oc.column('email_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    return inserted !== undefined;
   },
 };

@@ -2,26 +2,19 @@ import type { CandidateCreated, CandidateWrite } from '../../contract/intake.ts'
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import type { TaskQueue } from '../../tasks/queue.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
-import {
-  attestationRequired,
-  badRequest,
-  conflict,
-  dailyCapReached,
-  notFound,
-  uploadInvalid,
-} from '../errors.ts';
+import { attestationRequired, badRequest, dailyCapReached, notFound, uploadInvalid } from '../errors.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import type { Seal } from '../seal.ts';
 import { applicationRepository } from './application-repository.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
 import { looksLikeCv } from './cv-likeness.ts';
-import { notACv } from './not-a-cv.ts';
 import { emailKey, utcDay } from './day-window.ts';
+import { notACv } from './not-a-cv.ts';
 import type { CvFileStore } from './ports.ts';
-import type { UploadService } from './upload-service.ts';
 import type { UploadRow } from './upload-repository.ts';
-import type { TaskQueue } from '../../tasks/queue.ts';
-import type { EventRecorder } from '../events/event-log.ts';
+import type { UploadService } from './upload-service.ts';
 
 type CandidateInsert = Parameters<typeof candidateRepository.insert>[1];
 type Rejection = NonNullable<CandidateCreated['rejection']>;
@@ -168,7 +161,8 @@ export function createCandidateService(deps: {
     const already = await heldCvFor(db, accountId, key);
     if (already) return { kind: 'already_imported', candidateId: already };
     if (await candidateRepository.findPerson(db, key)) return { kind: 'existing_account' };
-    const verdict = await uploads.inspect(upload, input.locale ?? 'en');
+    // Its text decides whether it reads as a CV; the fonts matter only to the build task.
+    const verdict = await uploads.inspect(upload, input.locale ?? 'en', undefined, 'plain');
     if (!looksLikeCv(verdict.text)) return { kind: 'rejected', rejection: notACv(input.locale ?? 'en') };
     return { kind: 'queued' };
   }
@@ -266,26 +260,6 @@ export function createCandidateService(deps: {
         case 'queued':
           return accept(accountId, upload.id, rows.queued(upload.id), seal);
       }
-    },
-
-    async addPerson(input: {
-      email: string;
-      name: string;
-    }): Promise<{ id: string; email: string; name: string }> {
-      const now = clock.now();
-      const id = newId('per', now);
-      const key = emailKey(input.email);
-      if (
-        !(await candidateRepository.insertPerson(db, {
-          id,
-          email_key: key,
-          name: input.name,
-          created_at: now,
-        }))
-      ) {
-        throw conflict('A person with this email already holds an account.');
-      }
-      return { id, email: key, name: input.name };
     },
 
     /** The person asked not to be held: future imports answer suppressed, held copies are erased. */

@@ -4,7 +4,7 @@ import { type ConsentLocale, currentConsentText } from '../consent/consent-texts
 import type { ApplicationService } from './application-service.ts';
 import type { UploadService } from './upload-service.ts';
 
-/** What a candidate sent through the hosted apply form, already read from the request. */
+/** What a candidate sent through the hosted apply form, read from the request (fields as typed). */
 export interface HostedSubmission {
   name: string;
   email: string;
@@ -54,12 +54,17 @@ export function createHostedApplyService(deps: {
 
     async submit(accountId: string, jobId: string, form: HostedSubmission): Promise<ApplicationCreated> {
       const text = currentConsentText(form.locale);
+      // The form's fields as typed: trimmed, and an empty optional one is not given.
+      const given = (value: string | undefined) => value?.trim() || undefined;
+      const phone = given(form.phone);
+      const location = given(form.location);
+      const coverNote = given(form.coverNote);
       const input: ApplicationWrite = {
-        name: form.name,
-        email: form.email,
-        ...(form.phone ? { phone: form.phone } : {}),
-        ...(form.location ? { location: form.location } : {}),
-        ...(form.coverNote ? { coverNote: form.coverNote } : {}),
+        name: form.name.trim(),
+        email: form.email.trim(),
+        ...(phone ? { phone } : {}),
+        ...(location ? { location } : {}),
+        ...(coverNote ? { coverNote } : {}),
         cv: { uploadId: form.uploadId },
         consent: {
           consentTextId: text.consentTextId,

@@ -8,17 +8,21 @@ export interface CvFileStore {
 }
 
 import type { CheckShare } from '../../pdf/fair-limiter.ts';
+import type { TextDetail } from '../../pdf/protocol.ts';
 import type { CvRejectReason } from '../../pdf/types.ts';
 
-export type { CheckShare, CvRejectReason };
+export type { CheckShare, CvRejectReason, TextDetail };
 
 export type CvVerdict =
   | { ok: true; pages: number; text: { items: { str: string }[] }[] }
   | { ok: false; reason: CvRejectReason };
 
 export interface CvInspector {
-  /** `share` names who asks, so that one source cannot take the checker (issue 11, item 2). */
-  check(filePath: string, share?: CheckShare): Promise<CvVerdict>;
+  /**
+   * `share` names who asks, so that one source cannot take the checker (issue 11, item 2);
+   * `detail`, how much of the text a pass brings back ('layout' by default; 'none' brings none).
+   */
+  check(filePath: string, share?: CheckShare, detail?: TextDetail): Promise<CvVerdict>;
 }
 
 export interface CvLimits {

@@ -4,16 +4,19 @@ import type { UploadsTable } from '../../db/schema.ts';
 
 export type UploadRow = Selectable<UploadsTable>;
 
+/** An account's uploads, or (null) the platform's own (a platform person's CV, issue 19). */
+export type UploadHolder = string | null;
+
 export const uploadRepository = {
   async insert(db: Db, row: UploadRow): Promise<UploadRow> {
     return db.insertInto('uploads').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  async find(db: Db, accountId: string, id: string): Promise<UploadRow | undefined> {
+  async find(db: Db, accountId: UploadHolder, id: string): Promise<UploadRow | undefined> {
     return db
       .selectFrom('uploads')
       .selectAll()
-      .where('account_id', '=', accountId)
+      .where('account_id', accountId === null ? 'is' : '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();
   },
@@ -31,11 +34,11 @@ export const uploadRepository = {
   },
 
   /** Spends the upload; false when another request spent it first. */
-  async markUsed(db: Db, accountId: string, id: string, at: Date): Promise<boolean> {
+  async markUsed(db: Db, accountId: UploadHolder, id: string, at: Date): Promise<boolean> {
     const row = await db
       .updateTable('uploads')
       .set({ used_at: at })
-      .where('account_id', '=', accountId)
+      .where('account_id', accountId === null ? 'is' : '=', accountId)
       .where('id', '=', id)
       .where('used_at', 'is', null)
       .returning('id')
@@ -49,7 +52,7 @@ export const uploadRepository = {
    */
   async outstanding(
     db: Db,
-    by: { accountId: string; hosted: boolean } | { bucket: string },
+    by: { accountId: UploadHolder; hosted: boolean } | { bucket: string },
     now: Date,
   ): Promise<{ bytes: number; firstExpiry: Date | null }> {
     let query = db
@@ -63,7 +66,9 @@ export const uploadRepository = {
     query =
       'bucket' in by
         ? query.where('client_bucket', '=', by.bucket)
-        : query.where('account_id', '=', by.accountId).where('hosted', '=', by.hosted);
+        : query
+            .where('account_id', by.accountId === null ? 'is' : '=', by.accountId)
+            .where('hosted', '=', by.hosted);
     const row = await query.executeTakeFirstOrThrow();
     return {
       bytes: Number(row.bytes),

@@ -2,12 +2,12 @@ import type { UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import { ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
+import type { ConsentLocale } from '../consent/consent-texts.ts';
 import { badRequest, conflict, cvRejected, rateLimited, unavailable, uploadInvalid } from '../errors.ts';
 import type { Seal } from '../seal.ts';
-import type { ConsentLocale } from '../consent/consent-texts.ts';
-import { ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
-import type { CheckShare, CvFileStore, CvInspector, CvLimits, CvVerdict } from './ports.ts';
-import { type UploadRow, uploadRepository } from './upload-repository.ts';
+import type { CheckShare, CvFileStore, CvInspector, CvLimits, CvVerdict, TextDetail } from './ports.ts';
+import { type UploadHolder, type UploadRow, uploadRepository } from './upload-repository.ts';
 
 export const PUT_WINDOW_MS = 5 * 60_000;
 export const UPLOAD_LIFETIME_MS = 60 * 60_000;
@@ -45,7 +45,7 @@ export function createUploadService(deps: {
 
   /** Refuses (429) when `bytes` more would take the outstanding uploads over a quota. */
   async function room(
-    by: { accountId: string; hosted: boolean } | { bucket: string },
+    by: { accountId: UploadHolder; hosted: boolean } | { bucket: string },
     bytes: number,
     quota: number,
     now: Date,
@@ -63,8 +63,9 @@ export function createUploadService(deps: {
   }
 
   return {
+    /** `accountId` null: the platform's own upload (the console's, for a platform person's CV). */
     async create(
-      accountId: string,
+      accountId: UploadHolder,
       input: { bytes: number; fileName?: string },
       seal?: Seal<UploadSlot>,
       hosted?: { bucket: string },
@@ -103,7 +104,7 @@ export function createUploadService(deps: {
      * Refuses (429) when an upload of `bytes` would take the outstanding uploads over a quota: the
      * account's API quota, or for the hosted page the address's and the account's hosted quotas.
      */
-    async ensureRoom(accountId: string, bytes: number, hosted?: { bucket: string }): Promise<void> {
+    async ensureRoom(accountId: UploadHolder, bytes: number, hosted?: { bucket: string }): Promise<void> {
       const now = clock.now();
       if (!hosted) return room({ accountId, hosted: false }, bytes, quotas.accountBytes, now);
       await room({ bucket: hosted.bucket }, bytes, quotas.addressBytes, now);
@@ -154,7 +155,7 @@ export function createUploadService(deps: {
      * Check (5): the upload was issued to this account, its file arrived whole, and it is neither
      * spent nor past its hour. Reads only: the upload is spent by the commit that accepts.
      */
-    async usable(accountId: string, uploadId: string): Promise<UploadRow> {
+    async usable(accountId: UploadHolder, uploadId: string): Promise<UploadRow> {
       const row = await uploadRepository.find(db, accountId, uploadId);
       if (!row) throw uploadInvalid('it was not issued to this account');
       if (row.used_at !== null) throw uploadInvalid('it has already been used');
@@ -166,14 +167,18 @@ export function createUploadService(deps: {
       return row;
     },
 
-    /** Check (6): the PDF checks, out of process. A refused file is discarded with its upload. */
+    /**
+     * Check (6): the PDF checks, out of process. A refused file is discarded with its upload.
+     * `detail` is how much of the text a caller needs back (none, to accept an application).
+     */
     async inspect(
       upload: UploadRow,
       locale: ConsentLocale,
-      share: CheckShare = { lane: 'api', key: upload.account_id },
+      share: CheckShare = { lane: 'api', key: upload.account_id ?? 'platform' },
+      detail: TextDetail = 'layout',
     ): Promise<Extract<CvVerdict, { ok: true }>> {
       const verdict = await files
-        .withLocalFile(upload.id, (path) => inspector.check(path, share))
+        .withLocalFile(upload.id, (path) => inspector.check(path, share, detail))
         .catch((error: unknown) => {
           // The file vanished between the size check and the read (swept, or spent by a racing request).
           if ((error as Error).name === 'BlobNotFoundError')
@@ -190,12 +195,12 @@ export function createUploadService(deps: {
         });
       if (verdict.ok) return verdict;
       await this.discard(upload.account_id, upload.id);
-      const { detail, fix } = rejectionMessage(verdict.reason, locale, limits);
-      throw cvRejected(verdict.reason, { detail, fix });
+      const message = rejectionMessage(verdict.reason, locale, limits);
+      throw cvRejected(verdict.reason, { detail: message.detail, fix: message.fix });
     },
 
     /** Spends the upload and erases its file: a duplicate's or a refused CV's file is not kept. */
-    async discard(accountId: string, uploadId: string): Promise<void> {
+    async discard(accountId: UploadHolder, uploadId: string): Promise<void> {
       await uploadRepository.markUsed(db, accountId, uploadId, clock.now());
       await files.delete(uploadId);
     },
@@ -206,7 +211,7 @@ export function createUploadService(deps: {
     },
 
     /** Spends the upload inside the accepting transaction; false when another request spent it first. */
-    async spend(trx: Db, accountId: string, uploadId: string): Promise<boolean> {
+    async spend(trx: Db, accountId: UploadHolder, uploadId: string): Promise<boolean> {
       return uploadRepository.markUsed(trx, accountId, uploadId, clock.now());
     },
 

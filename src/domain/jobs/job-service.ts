@@ -1,31 +1,24 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { AuthoredJob, JobCreate, JobEdit } from '../../contract/job.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { DAY_MS, parseInstant } from '../../lib/time.ts';
+import { DAY_MS } from '../../lib/time.ts';
 import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
 import {
-  badRequest,
   companyAddressRequired,
   conflict,
-  expiredNeedsPublish,
   managedAdLocked,
   noSlotAvailable,
   notFound,
   notPublishable,
 } from '../errors.ts';
-import {
-  type JobChanges,
-  type JobRow,
-  type PublicJobRow,
-  type PublicStatus,
-  jobRepository,
-} from './job-repository.ts';
-import { type JobCompany, isManaged, statusAt, toJobView } from './job-view.ts';
-import type { Seal } from '../seal.ts';
 import type { EventRecorder } from '../events/event-log.ts';
+import type { Seal } from '../seal.ts';
+import { planEdit } from './job-edit-plan.ts';
+import { type JobListQuery, readListQuery } from './job-list-query.ts';
+import { type JobRow, jobRepository } from './job-repository.ts';
+import { companyOf, isManaged, statusAt, toJobView } from './job-view.ts';
 import {
   checkWords,
   lockedChanges,
@@ -37,8 +30,6 @@ import {
 } from './job-words.ts';
 import { slugify } from './slug.ts';
 
-const PUBLIC: readonly PublicStatus[] = ['published', 'closed', 'expired'];
-
 export interface EditResult {
   job: AuthoredJob;
   pendingRevision: boolean;
@@ -48,16 +39,6 @@ export interface ConsoleJob extends AuthoredJob {
   pendingRevision: boolean;
   stagedRevision: Words | null;
   maxMatches: number | null;
-}
-
-/** The company fields a public row carries beside the job's own. */
-function companyOf(row: PublicJobRow): JobCompany {
-  return {
-    name: row.a_name,
-    company_name: row.a_company_name,
-    logo_url: row.a_logo_url,
-    company_address: row.a_company_address,
-  };
 }
 
 /** What closing a role needs of the screening area, which owns the screenings it ends. */
@@ -210,35 +191,7 @@ export function createJobService(deps: {
         const acc = await account(trx, accountId);
         const row = await jobFor(trx, accountId, jobId);
         const status = statusAt(row, now);
-        const live = row.content as Words;
-        const changes: JobChanges = {};
-        if (status === 'draft') {
-          const words = mergeWords(live, sent);
-          if (!isDeepStrictEqual(words, live)) changes.content = words;
-        } else {
-          let staged: Words | null = mergeWords((row.staged as Words | null) ?? live, sent);
-          if (isDeepStrictEqual(staged, live)) staged = null;
-          const promote = input.publishEdits === true;
-          if (isManaged(row, now)) {
-            const fields = lockedChanges(live, sent, promote ? (staged ?? live) : null);
-            if (fields.length > 0) throw managedAdLocked(fields);
-          }
-          if (promote && staged !== null) {
-            changes.content = staged;
-            changes.staged = null;
-          } else if (!isDeepStrictEqual(staged, row.staged)) {
-            changes.staged = staged;
-          }
-          // An expired ad's slot was freed when it expired; extending its expiry does not retake it.
-          if (status === 'expired' && row.managed_since !== null) changes.managed_since = null;
-        }
-        if (expiresAt !== undefined && expiresAt?.getTime() !== row.expires_at?.getTime()) {
-          // expired → published only by POST publish (the publish conditions, back unmanaged).
-          if (status === 'expired') throw expiredNeedsPublish();
-          changes.expires_at = expiresAt;
-        }
-        if (input.maxMatches !== undefined && input.maxMatches !== row.max_matches)
-          changes.max_matches = input.maxMatches;
+        const changes = planEdit(row, status, sent, input, expiresAt, now);
         let result = row;
         if (Object.keys(changes).length > 0) {
           // Dropping the freed managed flag alone is not an edit the API shows: updatedAt stays.
@@ -303,37 +256,9 @@ export function createJobService(deps: {
 
     async list(
       accountId: string,
-      query: { status?: string; updatedSince?: string; limit?: number; cursor?: string },
+      query: JobListQuery,
     ): Promise<{ jobs: AuthoredJob[]; nextCursor: string | null }> {
-      const statuses = new Set<PublicStatus>();
-      if (query.status === undefined) for (const s of PUBLIC) statuses.add(s);
-      else {
-        for (const part of query.status.split(',')) {
-          const s = part.trim();
-          if (!(PUBLIC as readonly string[]).includes(s)) {
-            throw badRequest(
-              `status must be a comma-separated subset of ${PUBLIC.join(', ')}; "${s}" is not one.`,
-              { field: 'status' },
-            );
-          }
-          statuses.add(s as PublicStatus);
-        }
-      }
-      let updatedSince: Date | null = null;
-      if (query.updatedSince !== undefined) {
-        updatedSince = parseInstant(query.updatedSince);
-        if (updatedSince === null) {
-          throw badRequest('updatedSince must be an ISO 8601 timestamp or epoch milliseconds.', {
-            field: 'updatedSince',
-          });
-        }
-      }
-      let afterId: string | null = null;
-      if (query.cursor !== undefined) {
-        afterId = decodeCursor(query.cursor);
-        if (afterId === null)
-          throw badRequest('cursor is not a cursor this API handed out.', { field: 'cursor' });
-      }
+      const { statuses, updatedSince, afterId } = readListQuery(query);
       const limit = query.limit ?? 50;
       const now = clock.now();
       const rows = await jobRepository.listPublic(db, {

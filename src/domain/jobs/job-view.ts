@@ -1,6 +1,6 @@
 import type { AuthoredJob } from '../../contract/job.ts';
 import type { AccountRow } from '../accounts/account-repository.ts';
-import type { JobRow } from './job-repository.ts';
+import type { JobRow, PublicJobRow } from './job-repository.ts';
 
 export type JobStatus = 'draft' | 'published' | 'closed' | 'expired';
 
@@ -71,4 +71,14 @@ export function toJobView(row: JobViewRow, account: JobCompany, now: Date, baseU
   }
   job.applyLink = baseUrl + applyPath(row.id);
   return job as AuthoredJob;
+}
+
+/** The company fields a public row carries beside the job's own. */
+export function companyOf(row: PublicJobRow): JobCompany {
+  return {
+    name: row.a_name,
+    company_name: row.a_company_name,
+    logo_url: row.a_logo_url,
+    company_address: row.a_company_address,
+  };
 }

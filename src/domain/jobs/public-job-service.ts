@@ -1,10 +1,10 @@
+import type { AuthoredJob } from '../../contract/job.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
-import type { AuthoredJob } from '../../contract/job.ts';
 import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
 import { type FeedFilter, type JobRow, jobRepository } from './job-repository.ts';
-import { statusAt, toJobView } from './job-view.ts';
+import { companyOf, statusAt, toJobView } from './job-view.ts';
 
 export type JobPage =
   | { kind: 'live' | 'closed'; job: AuthoredJob; account: AccountRow }
@@ -62,14 +62,8 @@ export function createPublicJobService(deps: { db: Db; clock: Clock; publicBaseU
       }
       const rows = await jobRepository.liveFeed(db, afterId, limit + 1, clock.now(), filter);
       const page = rows.slice(0, limit);
-      const jobs = page.map((row) =>
-        view(row, {
-          name: row.a_name,
-          company_name: row.a_company_name,
-          logo_url: row.a_logo_url,
-          company_address: row.a_company_address,
-        } as AccountRow),
-      );
+      const now = clock.now();
+      const jobs = page.map((row) => toJobView(row, companyOf(row), now, publicBaseUrl));
       return { jobs, nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!.id) : null };
     },
   };

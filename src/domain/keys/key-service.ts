@@ -5,9 +5,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, dpaRequired, notFound } from '../errors.ts';
-import { type ApiKeyRow, keyRepository } from './key-repository.ts';
-import { SCOPES, type Scope, isScope } from './scopes.ts';
 import type { Seal } from '../seal.ts';
+import { type ApiKeyRow, keyRepository } from './key-repository.ts';
+import { isScope, SCOPES, type Scope } from './scopes.ts';
 
 export interface Principal {
   keyId: string;

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.ts';
 
-export type SubjectKind = 'application' | 'candidate';
+/** A platform person ('person') is in every account's pool; the others in their account's. */
+export type SubjectKind = 'application' | 'candidate' | 'person';
 
 export interface PoolRow {
   subject_kind: SubjectKind;
@@ -36,7 +37,7 @@ export const matchRepository = {
     row: {
       subject_kind: SubjectKind;
       subject_id: string;
-      account_id: string;
+      account_id: string | null;
       email_key: string | null;
       profile: unknown;
       terms: string[];
@@ -63,6 +64,9 @@ export const matchRepository = {
           profile: JSON.stringify(row.profile),
           terms: row.terms,
           words: row.words,
+          // A rebuilt CV is embedded again (embeddings.ts) when a provider is configured.
+          embedding: null,
+          embedding_model: null,
           updated_at: row.at,
         }),
       )
@@ -76,11 +80,7 @@ export const matchRepository = {
       .where('subject_kind', '=', kind)
       .where('subject_id', '=', id)
       .execute();
-    await db
-      .deleteFrom('matches')
-      .where('candidate_kind', '=', kind)
-      .where('candidate_id', '=', id)
-      .execute();
+    await db.deleteFrom('matches').where('candidate_kind', '=', kind).where('subject_id', '=', id).execute();
   },
 
   /** Everything held for an address, in every account (a suppression). */
@@ -101,12 +101,15 @@ export const matchRepository = {
     return (await query.orderBy('id').limit(10_000).execute()) as ManagedRoleRow[];
   },
 
-  /** What changes when the account's pool changes: its size and its latest profile. */
+  /**
+   * What changes when the account's pool changes: its size and its latest profile, platform people
+   * (in every account's pool) included.
+   */
   async poolState(db: Db, accountId: string): Promise<string> {
     const row = await db
       .selectFrom('match_profiles')
       .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`max(updated_at)`.as('latest')])
-      .where('account_id', '=', accountId)
+      .where((eb) => eb.or([eb('account_id', '=', accountId), eb('account_id', 'is', null)]))
       .executeTakeFirstOrThrow();
     return `${row.n}:${row.latest ? new Date(row.latest).toISOString() : '-'}`;
   },
@@ -120,6 +123,49 @@ export const matchRepository = {
       .where('candidate_id', '=', candidateId)
       .executeTakeFirst();
     return row !== undefined;
+  },
+
+  /**
+   * The platform person an account's alias names, while they are a match of one of the account's
+   * roles (`jobId`: of that role) and still in the pool; undefined otherwise, so an account that
+   * holds no match of the person learns nothing of them.
+   */
+  async platformSubject(
+    db: Db,
+    accountId: string,
+    candidateId: string,
+    jobId: string | null,
+  ): Promise<string | undefined> {
+    let query = db
+      .selectFrom('matches as m')
+      .innerJoin('match_profiles as p', (join) =>
+        join.onRef('p.subject_id', '=', 'm.subject_id').on('p.subject_kind', '=', 'person'),
+      )
+      .select('m.subject_id')
+      .where('m.account_id', '=', accountId)
+      .where('m.candidate_kind', '=', 'person')
+      .where('m.candidate_id', '=', candidateId);
+    if (jobId !== null) query = query.where('m.job_id', '=', jobId);
+    return (await query.limit(1).executeTakeFirst())?.subject_id;
+  },
+
+  /** One of the role's matches by the id the account knows, while its person is in the pool. */
+  async matchOf(
+    db: Db,
+    accountId: string,
+    jobId: string,
+    candidateId: string,
+  ): Promise<{ candidate_kind: SubjectKind; subject_id: string } | undefined> {
+    return db
+      .selectFrom('matches as m')
+      .innerJoin('match_profiles as p', (join) =>
+        join.onRef('p.subject_id', '=', 'm.subject_id').onRef('p.subject_kind', '=', 'm.candidate_kind'),
+      )
+      .select(['m.candidate_kind', 'm.subject_id'])
+      .where('m.account_id', '=', accountId)
+      .where('m.job_id', '=', jobId)
+      .where('m.candidate_id', '=', candidateId)
+      .executeTakeFirst();
   },
 
   async countForJob(db: Db, jobId: string): Promise<number> {
@@ -146,7 +192,7 @@ export const matchRepository = {
     const result = await sql<PoolRow>`
       SELECT p.subject_kind, p.subject_id, p.email_key, p.profile
       FROM match_profiles p
-      WHERE p.account_id = ${accountId}
+      WHERE (p.account_id = ${accountId} OR p.account_id IS NULL)
         AND p.terms && ${sql.val(terms)}::text[]
         ${updatedSince ? sql`AND p.updated_at >= ${updatedSince}` : sql``}
         AND NOT (p.subject_kind = 'application' AND EXISTS (
@@ -158,18 +204,77 @@ export const matchRepository = {
     return result.rows;
   },
 
-  /** The words of a shortlist's CVs, by subject id. */
-  async words(db: Db, ids: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
+  /** The words of a shortlist's CVs by subject id, and their vectors of `model` when asked. */
+  async words(
+    db: Db,
+    ids: string[],
+    model: string | null = null,
+  ): Promise<Map<string, { words: string[]; vector: number[] | null }>> {
+    const out = new Map<string, { words: string[]; vector: number[] | null }>();
     for (let i = 0; i < ids.length; i += 1000) {
       const rows = await db
         .selectFrom('match_profiles')
-        .select(['subject_id', 'words'])
+        .select(['subject_id', 'words', 'embedding', 'embedding_model'])
         .where('subject_id', 'in', ids.slice(i, i + 1000))
         .execute();
-      for (const row of rows) out.set(row.subject_id, row.words);
+      for (const row of rows)
+        out.set(row.subject_id, {
+          words: row.words,
+          vector: model !== null && row.embedding_model === model ? row.embedding : null,
+        });
     }
     return out;
+  },
+
+  /** Profiles the role may rank (sharing a term) with no vector of `model`, newest first. */
+  async unembedded(db: Db, accountId: string, terms: string[], model: string, limit: number) {
+    return db
+      .selectFrom('match_profiles')
+      .select(['subject_kind', 'subject_id', 'profile', 'words', 'updated_at'])
+      .where((eb) => eb.or([eb('account_id', '=', accountId), eb('account_id', 'is', null)]))
+      .where(sql<boolean>`terms && ${sql.val(terms)}::text[]`)
+      .where((eb) => eb.or([eb('embedding_model', 'is', null), eb('embedding_model', '!=', model)]))
+      .orderBy('updated_at', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  /** A profile's vector; not when the profile was rebuilt meanwhile (its new words need their own). */
+  async saveEmbedding(
+    db: Db,
+    row: { subject_kind: SubjectKind; subject_id: string; updated_at: Date },
+    model: string,
+    vector: number[],
+  ): Promise<void> {
+    await db
+      .updateTable('match_profiles')
+      .set({ embedding: vector, embedding_model: model })
+      .where('subject_kind', '=', row.subject_kind)
+      .where('subject_id', '=', row.subject_id)
+      .where('updated_at', '=', row.updated_at)
+      .execute();
+  },
+
+  async roleVector(db: Db, jobId: string, wordsHash: string, model: string): Promise<number[] | undefined> {
+    const row = await db
+      .selectFrom('match_role_vectors')
+      .select('vector')
+      .where('job_id', '=', jobId)
+      .where('words_hash', '=', wordsHash)
+      .where('model', '=', model)
+      .executeTakeFirst();
+    return row?.vector;
+  },
+
+  async saveRoleVector(
+    db: Db,
+    row: { job_id: string; words_hash: string; model: string; vector: number[]; created_at: Date },
+  ): Promise<void> {
+    await db
+      .insertInto('match_role_vectors')
+      .values(row)
+      .onConflict((oc) => oc.column('job_id').doUpdateSet({ ...row }))
+      .execute();
   },
 
   async lastRun(db: Db, jobId: string) {
@@ -203,6 +308,7 @@ export const matchRepository = {
       job_id: string;
       candidate_kind: SubjectKind;
       candidate_id: string;
+      subject_id: string;
       person_key: string;
       score: number;
       reasons: string[];
@@ -224,10 +330,11 @@ export const matchRepository = {
   },
 
   /**
-   * A page of the role's matches, best first, of people still in the pool who have not applied
-   * to the role since; `after` is the last (score, id) of the page before. A profile exists only
-   * while its CV is held: erasure, expiry and suppression delete it (and the matches) in their own
-   * transaction, so the join is the whole check.
+   * A page of the role's matches, best first, of people who have not applied to the role since;
+   * `after` is the last (score, id) of the page before. Every path that takes a person out of the
+   * pool (erasure, expiry, suppression, a platform person closing or deleting) deletes their
+   * matches in the same transaction (eraseSubject, eraseAddress), so the read needs no join with
+   * the profiles: it walks the role's index and stops at the page's end.
    */
   async page(
     db: Db,
@@ -238,11 +345,9 @@ export const matchRepository = {
     const result = await sql<MatchRow>`
       SELECT m.id, m.job_id, m.candidate_id, m.score, m.reasons, m.created_at
       FROM matches m
-      JOIN match_profiles p ON p.subject_kind = m.candidate_kind AND p.subject_id = m.candidate_id
       WHERE m.job_id = ${jobId}
         ${after ? sql`AND (m.score < ${after.score} OR (m.score = ${after.score} AND m.id > ${after.id}))` : sql``}
-        AND (p.email_key IS NULL OR NOT EXISTS (
-          SELECT 1 FROM applications x WHERE x.job_id = ${jobId} AND x.email_key = p.email_key))
+        AND NOT EXISTS (SELECT 1 FROM applications x WHERE x.job_id = ${jobId} AND x.email_key = m.person_key)
       ORDER BY m.score DESC, m.id
       LIMIT ${limit}
     `.execute(db);

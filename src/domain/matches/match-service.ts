@@ -5,14 +5,19 @@ import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
-import type { EventRecorder } from '../events/event-log.ts';
+import { cvRepository } from '../cv/cv-repository.ts';
 import { adNotManagedForMatches, badRequest, notFound } from '../errors.ts';
+import type { EventRecorder } from '../events/event-log.ts';
+import { applicationRepository } from '../intake/application-repository.ts';
 import { candidateRepository } from '../intake/candidate-repository.ts';
+import { personRepository } from '../intake/person-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
-import { type ManagedRoleRow, type SubjectKind, matchRepository } from './match-repository.ts';
+import type { EmbeddingProvider } from './embeddings.ts';
+import { type ManagedRoleRow, matchRepository, type SubjectKind } from './match-repository.ts';
 import { type CandidateProfile, candidateProfile, type RoleProfile, roleProfile } from './profile.ts';
-import { finalRank, shortlist } from './rank.ts';
+import { finalRank, RELEVANCE_FLOOR, shortlist } from './rank.ts';
+import { createSemantic } from './semantic.ts';
 
 /** New profiles within this window start one look at the account's roles, not one each. */
 export const REFRESH_BATCH_MS = 10_000;
@@ -36,12 +41,22 @@ const roleTerms = (role: RoleProfile) => [
   ...role.concepts.map((concept) => `t:${concept}`),
 ];
 
-/** A subject whose virtual CV was just built. */
+/** A subject whose virtual CV was just built; a platform person has no account (every pool). */
 export interface BuiltSubject {
   kind: SubjectKind;
   id: string;
-  accountId: string;
+  accountId: string | null;
   email: string | null;
+}
+
+/**
+ * The id an account knows a platform person by: its own, derived from the account and the person,
+ * so two accounts holding matches of one person cannot tell it is the same person, and the
+ * person's platform id never leaves the platform.
+ */
+export function platformAlias(accountId: string, personId: string): string {
+  const digest = createHash('sha256').update(`platform-person:${accountId}:${personId}`).digest('base64url');
+  return `plp_${digest.slice(0, 26)}`;
 }
 
 export function createMatchService(deps: {
@@ -50,8 +65,15 @@ export function createMatchService(deps: {
   queue: TaskQueue;
   /** match.created, in the generating transaction (absent: no events, e.g. in the bench). */
   events?: EventRecorder;
+  /** An embedding provider (EMBEDDINGS_URL; off by default): one more score component. */
+  embeddings?: EmbeddingProvider | null;
+  /** Told when the provider fails and a run ranks lexically (the reason only). */
+  warn?: (message: string) => void;
 }) {
   const { db, clock, queue, events } = deps;
+  const semantic = deps.embeddings
+    ? createSemantic({ db, clock, provider: deps.embeddings, ...(deps.warn ? { warn: deps.warn } : {}) })
+    : null;
 
   /** The role's state that generation depends on: its words, its cap, and the account's pool. */
   function fingerprint(role: ManagedRoleRow, pool: string): string {
@@ -101,11 +123,15 @@ export function createMatchService(deps: {
         at: now,
       });
       const batchEnd = Math.ceil((now.getTime() + 1) / REFRESH_BATCH_MS) * REFRESH_BATCH_MS;
+      // A platform person joins every account's pool: one look at every managed role per window.
       await queue.enqueue(
         trx,
         'refresh-matches',
         { accountId: subject.accountId },
-        { key: `refresh-matches:${subject.accountId}:${batchEnd}`, runAfter: new Date(batchEnd) },
+        {
+          key: `refresh-matches:${subject.accountId ?? 'platform'}:${batchEnd}`,
+          runAfter: new Date(batchEnd),
+        },
       );
     },
 
@@ -134,6 +160,15 @@ export function createMatchService(deps: {
      * room), only those are scored; otherwise the whole pool.
      */
     async generate(accountId: string, jobId: string): Promise<number> {
+      // The provider's vectors, fetched before the transaction: none holds a lock over the network.
+      let roleVector: number[] | null = null;
+      if (semantic) {
+        const job = await jobRepository.find(db, accountId, jobId);
+        if (job && isManaged(job, clock.now())) {
+          const role = roleProfile(job.content);
+          roleVector = await semantic.prepare(accountId, jobId, role, job.content, roleTerms(role));
+        }
+      }
       return db.transaction().execute(async (trx) => {
         const now = clock.now();
         // The role locked: two runs for one role take turns and never pass the cap together.
@@ -171,17 +206,23 @@ export function createMatchService(deps: {
             profile: row.profile as CandidateProfile,
           })),
           room,
+          RELEVANCE_FLOOR,
+          roleVector !== null,
         );
         const words = await matchRepository.words(
           trx,
           candidates.map((person) => person.id),
+          roleVector === null ? null : (semantic?.model ?? null),
         );
         const ranked = finalRank(
           role,
           candidates.map((person) => ({
             ...person,
-            profile: { ...person.profile, words: words.get(person.id) ?? [] },
+            profile: { ...person.profile, words: words.get(person.id)?.words ?? [] },
+            vector: words.get(person.id)?.vector ?? null,
           })),
+          RELEVANCE_FLOOR,
+          roleVector,
         );
         const chosen: typeof ranked = [];
         const people = new Set<string>();
@@ -198,7 +239,8 @@ export function createMatchService(deps: {
             account_id: accountId,
             job_id: jobId,
             candidate_kind: person.kind,
-            candidate_id: person.id,
+            candidate_id: person.kind === 'person' ? platformAlias(accountId, person.id) : person.id,
+            subject_id: person.id,
             person_key: person.personKey,
             score: Math.round(person.score * 10_000),
             reasons: person.reasons,
@@ -222,6 +264,51 @@ export function createMatchService(deps: {
           });
         return inserted.length;
       });
+    },
+
+    /**
+     * The platform person behind an account's alias (`plp_…`) while they are a match of one of its
+     * roles (of `jobId` when given) and still in the pool: the screening route and the console's
+     * virtual CV resolve it here. Undefined for an account that holds no such match.
+     */
+    async platformSubject(
+      on: Db,
+      accountId: string,
+      candidateId: string,
+      jobId: string | null,
+    ): Promise<string | undefined> {
+      if (!candidateId.startsWith('plp_')) return undefined;
+      return matchRepository.platformSubject(on, accountId, candidateId, jobId);
+    },
+
+    /**
+     * The virtual CV of one of the role's candidates, as the recruiter opens it in the console: a
+     * match (a platform person's by the account's alias), an applicant to the role, or one of the
+     * account's imports, the people the screening route takes. 404 for anyone else, so a platform
+     * person is seen only by an account that holds a match of them, while they are in the pool.
+     */
+    async candidateCv(
+      accountId: string,
+      jobId: string,
+      candidateId: string,
+    ): Promise<{ candidateId: string; cv: Record<string, unknown> | null }> {
+      const job = await jobRepository.find(db, accountId, jobId);
+      if (!job) throw notFound('Job');
+      const match = await matchRepository.matchOf(db, accountId, jobId, candidateId);
+      let cv: Record<string, unknown> | undefined;
+      if (match?.candidate_kind === 'person') cv = await personRepository.cv(db, match.subject_id);
+      else if (match) cv = await cvRepository.virtualCv(db, match.candidate_kind, match.subject_id);
+      else if ((await applicationRepository.find(db, accountId, candidateId))?.job_id === jobId)
+        cv = await cvRepository.virtualCv(db, 'application', candidateId);
+      else if (await candidateRepository.find(db, accountId, candidateId))
+        cv = await cvRepository.virtualCv(db, 'candidate', candidateId);
+      else throw notFound('Candidate');
+      return { candidateId, cv: cv ?? null };
+    },
+
+    /** Runs that fell back to lexical ranking since the last call (maintenance reports them). */
+    takeEmbeddingFallbacks(): number {
+      return semantic?.takeFallbacks() ?? 0;
     },
 
     /** GET …/matches: best first; 404 for another account's or a draft job, 409 when not managed. */

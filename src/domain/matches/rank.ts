@@ -2,6 +2,7 @@
 // and the reasons a recruiter reads, one or more per component. No network, no model: the same
 // inputs always give the same score. An embedding provider may add one more component
 // (embeddings.ts), off by default.
+import { cosine } from './embeddings.ts';
 import type { CandidateProfile, RoleProfile } from './profile.ts';
 import { titleSimilarity } from './titles.ts';
 
@@ -16,6 +17,13 @@ export const WEIGHTS = {
   text: 0.05,
 } as const;
 export type Component = keyof typeof WEIGHTS;
+
+/**
+ * With an embedding provider (off by default) the score is (1 − this) × the lexical score + this ×
+ * the cosine similarity of the role's and the CV's vectors (negative counts as 0). A person without
+ * a vector (the provider failed) keeps the lexical score.
+ */
+export const SEMANTIC_WEIGHT = 0.15;
 
 /** Below this score a person is not a match, however few matches the role has. */
 export const RELEVANCE_FLOOR = 0.3;
@@ -169,29 +177,54 @@ export function shortlist<T extends { id: string; profile: CandidateProfile }>(
   people: readonly T[],
   room: number,
   floor = RELEVANCE_FLOOR,
+  semantic = false,
 ): T[] {
   const none = new Map<string, number>();
+  // What phase two may still add: the text component, and the semantic one when it is on.
+  const margin = WEIGHTS.text + (semantic ? SEMANTIC_WEIGHT : 0);
   const scored = people
     .map((person) => ({ person, scored: scoreCandidate(role, person.profile, none) }))
-    .filter(({ scored }) => scored.score + WEIGHTS.text >= floor && hasEvidence(role, scored.components))
+    .filter(({ scored }) => scored.score + margin >= floor && hasEvidence(role, scored.components))
     .sort((a, b) => b.scored.score - a.scored.score);
   if (scored.length <= room) return scored.map(({ person }) => person);
   const kth = (scored[room - 1] as (typeof scored)[number]).scored.score;
-  return scored.filter(({ scored }) => scored.score + WEIGHTS.text >= kth).map(({ person }) => person);
+  return scored.filter(({ scored }) => scored.score + margin >= kth).map(({ person }) => person);
+}
+
+/** The lexical score blended with the semantic similarity, and its reason. */
+export function withSemantic(
+  scored: Scored,
+  roleVector: readonly number[],
+  vector: readonly number[],
+): Scored {
+  const similarity = Math.max(0, Math.min(1, cosine(roleVector, vector)));
+  const score = (1 - SEMANTIC_WEIGHT) * scored.score + SEMANTIC_WEIGHT * similarity;
+  return {
+    score: Math.round(score * 10_000) / 10_000,
+    components: scored.components,
+    reasons: [...scored.reasons, `semantic similarity: ${Math.round(similarity * 100)}%`],
+  };
 }
 
 /** Phase two: the full score (text weighted by rarity among these people), best first, over the floor. */
-export function finalRank<T extends { id: string; profile: CandidateProfile }>(
+export function finalRank<
+  T extends { id: string; profile: CandidateProfile; vector?: readonly number[] | null },
+>(
   role: RoleProfile,
   people: readonly T[],
   floor = RELEVANCE_FLOOR,
+  roleVector: readonly number[] | null = null,
 ): (T & Scored)[] {
   const idf = roleIdf(
     role,
     people.map((person) => person.profile),
   );
   return people
-    .map((person) => ({ ...person, ...scoreCandidate(role, person.profile, idf) }))
+    .map((person) => {
+      const lexical = scoreCandidate(role, person.profile, idf);
+      const scored = roleVector && person.vector ? withSemantic(lexical, roleVector, person.vector) : lexical;
+      return { ...person, ...scored };
+    })
     .filter((person) => person.score >= floor && hasEvidence(role, person.components))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }

@@ -9,16 +9,16 @@ import type {
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import type { TaskQueue } from '../../tasks/queue.ts';
-import type { EventRecorder } from '../events/event-log.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { screeningInviteMail } from '../../mail/templates.ts';
-import { cvRepository } from '../cv/cv-repository.ts';
+import type { TaskQueue } from '../../tasks/queue.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { isConsentLocale } from '../consent/consent-texts.ts';
+import { cvRepository } from '../cv/cv-repository.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
+import type { EventRecorder } from '../events/event-log.ts';
 import type { Seal } from '../seal.ts';
-import { type ScreeningRow, type TemplateRow, screeningRepository } from './screening-repository.ts';
+import { type ScreeningRow, screeningRepository, type TemplateRow } from './screening-repository.ts';
 import {
   activeTemplate,
   billingClass,
@@ -282,6 +282,8 @@ export function createScreeningService(deps: {
     async sendInvite(screeningId: string): Promise<void> {
       const row = await screeningRepository.byId(db, screeningId);
       if (!row || statusOf(row, clock.now()) !== 'invited' || row.delivery_path !== 'email') return;
+      // A platform person (issue 19) is reached on the platform (delivery_path virtual_cv), never here.
+      if (row.candidate_kind === 'person') return;
       const person = await cvRepository.subject(db, row.candidate_kind, row.candidate_id);
       if (!person?.email || !person.name) return;
       const context = await cvRepository.context(db, row.account_id, row.job_id, clock.now());

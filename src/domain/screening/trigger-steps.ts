@@ -15,7 +15,7 @@ import type { JobRow } from '../jobs/job-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
 import { matchRepository } from '../matches/match-repository.ts';
-import { type TemplateRow, screeningRepository } from './screening-repository.ts';
+import { screeningRepository, type TemplateRow } from './screening-repository.ts';
 
 /**
  * The checks of a screening invitation, one function each, in the order the route runs them
@@ -33,7 +33,7 @@ export const CONTACT_WINDOW_MS = 7 * 86_400_000;
 export type ManagedRole = JobRow & { managed_since: Date };
 
 export interface RoleCandidate {
-  kind: 'application' | 'candidate';
+  kind: 'application' | 'candidate' | 'person';
   /** Applied to this role: contact is solicited. */
   applied: boolean;
   /** Holds a claimed virtual CV (or their own account's CV): reached there, not by email. */
@@ -98,6 +98,11 @@ export async function roleCandidate(
   }
   if (imported && imported.email !== null) {
     return { kind: 'candidate', applied: false, claimed: imported.cv_status === 'claimed' };
+  }
+  // A platform person open to matches (issue 19), by the account's own alias, while a match of
+  // this role: unsolicited, reached on the platform (their own account's CV), never by email.
+  if (await matchRepository.platformSubject(trx, accountId, candidateId, jobId)) {
+    return { kind: 'person', applied: false, claimed: true };
   }
   throw notFound('Candidate');
 }

@@ -2,7 +2,7 @@ import type { AuditEntry } from '../../contract/console-users.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { renderConsole, when } from './layout.ts';
-import { type WebDeps, page } from './web.ts';
+import { getPage, type WebDeps } from './web.ts';
 
 /** What each audited action reads as. */
 const ACTIONS: Record<string, string> = {
@@ -38,27 +38,23 @@ function detail(entry: AuditEntry): string {
 /** Activity (admins): the audit trail, newest first. */
 export function registerActivityPage(app: App, deps: WebDeps): void {
   const { audit } = deps.services;
-  app.get(
-    '/console/activity',
-    { schema: { hide: true } },
-    page(deps, 'activity', async ({ request, reply, session, flash }) => {
-      const cursor = (request.query as { cursor?: unknown }).cursor;
-      const { entries, nextCursor } = await audit.list(session.accountId, {
-        limit: 100,
-        ...(typeof cursor === 'string' ? { cursor } : {}),
-      });
-      const rows = entries
-        .map(
-          (entry) =>
-            `<tr><td>${when(entry.at)}</td><td>${entry.actor.kind === 'operator' ? 'Operator' : e(entry.actor.email ?? '')}</td><td>${e(ACTIONS[entry.action] ?? entry.action)}</td><td>${e(entry.target ?? '')}</td><td>${e(detail(entry))}</td></tr>`,
-        )
-        .join('');
-      const body = entries.length
-        ? `<div class="scroll"><table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th><th scope="col">Detail</th></tr></thead><tbody>${rows}</tbody></table></div>${
-            nextCursor ? `<p><a href="/console/activity?cursor=${e(nextCursor)}">Older activity</a></p>` : ''
-          }`
-        : '<p>No activity yet — changes made in the console appear here.</p>';
-      return renderConsole(reply, session, { title: 'Activity', active: 'activity', flash, body });
-    }),
-  );
+  getPage(app, deps, '/console/activity', 'activity', async ({ request, reply, session, flash }) => {
+    const cursor = (request.query as { cursor?: unknown }).cursor;
+    const { entries, nextCursor } = await audit.list(session.accountId, {
+      limit: 100,
+      ...(typeof cursor === 'string' ? { cursor } : {}),
+    });
+    const rows = entries
+      .map(
+        (entry) =>
+          `<tr><td>${when(entry.at)}</td><td>${entry.actor.kind === 'operator' ? 'Operator' : e(entry.actor.email ?? '')}</td><td>${e(ACTIONS[entry.action] ?? entry.action)}</td><td>${e(entry.target ?? '')}</td><td>${e(detail(entry))}</td></tr>`,
+      )
+      .join('');
+    const body = entries.length
+      ? `<div class="scroll"><table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th><th scope="col">Detail</th></tr></thead><tbody>${rows}</tbody></table></div>${
+          nextCursor ? `<p><a href="/console/activity?cursor=${e(nextCursor)}">Older activity</a></p>` : ''
+        }`
+      : '<p>No activity yet — changes made in the console appear here.</p>';
+    return renderConsole(reply, session, { title: 'Activity', active: 'activity', flash, body });
+  });
 }

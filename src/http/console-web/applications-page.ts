@@ -2,11 +2,12 @@ import { escapeHtml as e } from '../../lib/html.ts';
 import { renderVirtualCv } from '../pages/virtual-cv-view.ts';
 import type { App } from '../types.ts';
 import { renderConsole, when } from './layout.ts';
-import { type WebDeps, page } from './web.ts';
+import { getPage, type WebDeps } from './web.ts';
 
 type Json = Record<string, unknown>;
 
-const CV_WORDS = {
+/** The virtual CV's headings in the console (English), also the Matches' CV page's. */
+export const CV_WORDS = {
   experience: 'Experience',
   education: 'Education',
   skills: 'Skills',
@@ -23,12 +24,18 @@ const text = (value: unknown) => (value === null || value === undefined ? '—' 
 
 /** A job's applications (recruiters and admins): candidate, answers, consent receipt and words, virtual CV. */
 export function registerApplicationsPage(app: App, deps: WebDeps): void {
-  const { applications, jobs, cv } = deps.services;
+  jobsApplicationsPage(app, deps);
+  jobsMatchesPage(app, deps);
+}
 
-  app.get(
+function jobsApplicationsPage(app: App, deps: WebDeps): void {
+  const { applications, jobs, cv } = deps.services;
+  getPage(
+    app,
+    deps,
     '/console/jobs/:jobId/applications',
-    { schema: { hide: true } },
-    page(deps, 'jobs', async ({ request, reply, session, flash }) => {
+    'jobs',
+    async ({ request, reply, session, flash }) => {
       const { jobId } = request.params as { jobId: string };
       const list = await applications.listForJob(session.accountId, jobId);
       const job = (await jobs.listForConsole(session.accountId)).find((j) => j.id === jobId);
@@ -65,48 +72,49 @@ export function registerApplicationsPage(app: App, deps: WebDeps): void {
         flash,
         body,
       });
-    }),
+    },
   );
+}
 
-  app.get(
-    '/console/jobs/:jobId/matches',
-    { schema: { hide: true } },
-    page(deps, 'jobs', async ({ request, reply, session, flash }) => {
-      const { jobId } = request.params as { jobId: string };
-      const job = (await jobs.listForConsole(session.accountId)).find((j) => j.id === jobId);
-      if (!job)
-        return renderConsole(reply, session, {
-          title: 'Not found',
-          body: '<p>Job was not found.</p>',
-          status: 404,
-        });
-      const back = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>`;
-      if (!job.managed) {
-        const body = `${back}<p>No matches: matches are made for managed ads; manage the ad on its page first.</p>`;
-        return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
-      }
-      const { cursor } = request.query as { cursor?: string };
-      const found = await deps.services.matches.list(session.accountId, jobId, {
-        limit: 50,
-        ...(typeof cursor === 'string' && cursor.length <= 200 ? { cursor } : {}),
+function jobsMatchesPage(app: App, deps: WebDeps): void {
+  const { jobs } = deps.services;
+  getPage(app, deps, '/console/jobs/:jobId/matches', 'jobs', async ({ request, reply, session, flash }) => {
+    const { jobId } = request.params as { jobId: string };
+    const job = (await jobs.listForConsole(session.accountId)).find((j) => j.id === jobId);
+    if (!job)
+      return renderConsole(reply, session, {
+        title: 'Not found',
+        body: '<p>Job was not found.</p>',
+        status: 404,
       });
-      const rows = found.matches
-        .map(
-          (m) => `<tr><td>${Math.round(m.score * 100)}%</td><td><code>${e(m.candidateId)}</code></td>
+    const back = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>`;
+    if (!job.managed) {
+      const body = `${back}<p>No matches: matches are made for managed ads; manage the ad on its page first.</p>`;
+      return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
+    }
+    const { cursor } = request.query as { cursor?: string };
+    const found = await deps.services.matches.list(session.accountId, jobId, {
+      limit: 50,
+      ...(typeof cursor === 'string' && cursor.length <= 200 ? { cursor } : {}),
+    });
+    const rows = found.matches
+      .map(
+        (
+          m,
+        ) => `<tr><td>${Math.round(m.score * 100)}%</td><td><code>${e(m.candidateId)}</code> <a href="/console/jobs/${e(jobId)}/candidates/${e(m.candidateId)}">Virtual CV<span class="hp"> of ${e(m.candidateId)}</span></a></td>
 <td><ul>${m.reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul></td><td>${e(m.createdAt.slice(0, 10))}</td></tr>`,
-        )
-        .join('');
-      const body =
-        found.matches.length === 0
-          ? `${back}<p>No matches yet — suggested candidates appear here once matching has run for this managed ad.</p>`
-          : `${back}<p>Best first. Invite a match from the Screening page with its candidate id; contacting someone who did not apply counts against the weekly limit.</p>
+      )
+      .join('');
+    const body =
+      found.matches.length === 0
+        ? `${back}<p>No matches yet — suggested candidates appear here once matching has run for this managed ad.</p>`
+        : `${back}<p>Best first. Invite a match from the Screening page with its candidate id; contacting someone who did not apply counts against the weekly limit.</p>
 <table><caption>Candidate matches</caption><thead><tr><th scope="col">Score</th><th scope="col">Candidate</th><th scope="col">Reasons</th><th scope="col">Matched on</th></tr></thead>
 <tbody>${rows}</tbody></table>${
-              found.nextCursor
-                ? `<p><a href="/console/jobs/${e(jobId)}/matches?cursor=${encodeURIComponent(found.nextCursor)}">More matches</a></p>`
-                : ''
-            }`;
-      return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
-    }),
-  );
+            found.nextCursor
+              ? `<p><a href="/console/jobs/${e(jobId)}/matches?cursor=${encodeURIComponent(found.nextCursor)}">More matches</a></p>`
+              : ''
+          }`;
+    return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
+  });
 }

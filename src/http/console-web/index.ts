@@ -4,19 +4,20 @@ import type { Clock } from '../../lib/clock.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
 import type { App } from '../types.ts';
 import { registerActivityPage } from './activity-page.ts';
+import { registerApplicationsPage } from './applications-page.ts';
 import { registerBillingPage } from './billing-page.ts';
 import { registerInvitation } from './invitation.ts';
 import { registerJobPage } from './job-page.ts';
-import { registerApplicationsPage } from './applications-page.ts';
 import { registerJobsPage } from './jobs-page.ts';
 import { registerKeysPage } from './keys-page.ts';
-import { registerWebhooksPage } from './webhooks-page.ts';
 import { consoleError } from './layout.ts';
+import { registerMatchCvPage } from './match-cv-page.ts';
 import { registerScreeningPage } from './screening-page.ts';
 import { registerSettingsPage } from './settings-page.ts';
 import { registerSignIn } from './sign-in.ts';
 import { registerUsersPage } from './users-page.ts';
-import type { WebDeps } from './web.ts';
+import { requireRight, type WebDeps } from './web.ts';
+import { registerWebhooksPage } from './webhooks-page.ts';
 
 /**
  * The recruiter console as web pages under /console (extensions.md §1): server-rendered forms that
@@ -46,12 +47,14 @@ export function registerConsoleWeb(
       request.log.error({ err: error }, 'console page failed');
       return consoleError(reply, null, 500, 'Something went wrong on our side. Try again in a moment.');
     });
+    web.addHook('onRoute', requireRight);
     const app = web as unknown as App;
     registerSignIn(app, deps);
     registerInvitation(app, deps);
     registerJobsPage(app, deps);
     registerJobPage(app, deps);
     registerApplicationsPage(app, deps);
+    registerMatchCvPage(app, deps);
     registerScreeningPage(app, deps);
     registerBillingPage(app, deps);
     registerKeysPage(app, deps);

@@ -5,12 +5,12 @@ import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { homeOf, renderPublic } from './layout.ts';
 import {
-  SESSION_COOKIE,
-  type WebDeps,
   formOf,
   preSessionToken,
   preSessionTokenValid,
+  SESSION_COOKIE,
   setCookie,
+  type WebDeps,
 } from './web.ts';
 
 const Params = Type.Object({ token: Type.String() });

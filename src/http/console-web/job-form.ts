@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import type * as AjvModule from 'ajv';
+import type AddFormats from 'ajv-formats';
 import { CATEGORIES, EMPLOYMENT_TYPES, JobCreate, JobEdit, REMOTE_POLICIES } from '../../contract/job.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { badRequest } from '../../domain/errors.ts';
@@ -8,11 +9,19 @@ import { escapeHtml as e } from '../../lib/html.ts';
 import { csrfField } from './layout.ts';
 import type { Form } from './web.ts';
 
-// The same schemas the API validates with: a form can send nothing the API would refuse.
-const ajv = new Ajv({ allErrors: false, removeAdditional: false, coerceTypes: false, strict: false });
-addFormats.default(ajv);
-const validCreate = ajv.compile<unknown>(JobCreate);
-const validEdit = ajv.compile(JobEdit);
+// The same schemas the API validates with: a form can send nothing the API would refuse. Compiled
+// (and Ajv loaded) on the first form sent, not at every start (issue 14).
+let validators: { create: Validate; edit: Validate } | null = null;
+function validatorsOnce(): { create: Validate; edit: Validate } {
+  if (validators !== null) return validators;
+  const load = createRequire(import.meta.url);
+  const { Ajv } = load('ajv') as typeof AjvModule;
+  const addFormats = load('ajv-formats') as typeof AddFormats;
+  const ajv = new Ajv({ allErrors: false, removeAdditional: false, coerceTypes: false, strict: false });
+  addFormats.default(ajv);
+  validators = { create: ajv.compile<unknown>(JobCreate), edit: ajv.compile(JobEdit) };
+  return validators;
+}
 
 type Words = Record<string, unknown>;
 const LABELS: Record<string, string> = {
@@ -68,7 +77,7 @@ export function createBody(form: Form): JobCreate {
   const body: Record<string, unknown> = { ...wordsOf(form, {}), maxMatches: maxMatchesOf(form) };
   if (body.employmentType === null) delete body.employmentType;
   if (body.location === null) delete body.location;
-  check(validCreate, body);
+  check(validatorsOnce().create, body);
   return body as JobCreate;
 }
 
@@ -81,7 +90,7 @@ export function editBody(form: Form, shown: Words, maxMatches: number | null): J
   }
   const matches = maxMatchesOf(form);
   if (matches !== maxMatches) body.maxMatches = matches;
-  check(validEdit, body);
+  check(validatorsOnce().edit, body);
   return body as JobEdit;
 }
 

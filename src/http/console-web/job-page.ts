@@ -6,7 +6,7 @@ import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { editBody, jobForm } from './job-form.ts';
 import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
-import { type WebDeps, action, actorOf, page } from './web.ts';
+import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 type Words = Record<string, unknown>;
 
@@ -62,99 +62,107 @@ function actions(session: ConsoleSession, job: ConsoleJob): string {
 
 /** One job (recruiters and admins): its state, staged/live difference, edit, publish, promote, close, manage. */
 export function registerJobPage(app: App, deps: WebDeps): void {
-  const { jobs, audit } = deps.services;
+  jobPage(app, deps);
+  editJob(app, deps);
+  publishJob(app, deps);
+  jobStep(app, deps, 'promote', 'job.promoted', 'Staged words promoted: they are live now.');
+  jobStep(app, deps, 'close', 'job.closed', 'Job closed: it takes no more applications.');
+  jobStep(app, deps, 'manage', 'job.managed', 'The ad is managed now.');
+  jobStep(app, deps, 'unmanage', 'job.unmanaged', 'The ad is no longer managed.');
+}
 
-  async function find(accountId: string, jobId: string): Promise<ConsoleJob> {
-    const job = (await jobs.listForConsole(accountId)).find((candidate) => candidate.id === jobId);
-    if (!job) throw notFound('Job');
-    return job;
-  }
+async function find(deps: WebDeps, accountId: string, jobId: string): Promise<ConsoleJob> {
+  const job = (await deps.services.jobs.listForConsole(accountId)).find(
+    (candidate) => candidate.id === jobId,
+  );
+  if (!job) throw notFound('Job');
+  return job;
+}
 
-  app.get(
-    '/console/jobs/:jobId',
-    { schema: { hide: true } },
-    page(deps, 'jobs', async ({ request, reply, session, flash }) => {
-      const job = await find(session.accountId, (request.params as { jobId: string }).jobId);
-      const facts = `<dl class="facts"><dt>Status</dt><dd id="job-status">${e(job.status)}</dd><dt>Managed</dt><dd>${job.managed ? 'Yes' : 'No'}</dd><dt>Expires</dt><dd>${when(job.expiresAt)}</dd><dt>Job page</dt><dd>${job.url ? `<a href="${e(job.url)}">${e(job.url)}</a>` : 'Not published'}</dd><dt>Most matches</dt><dd>${job.maxMatches ?? 'No cap'}</dd></dl>
+const idOf = (request: { params: unknown }) => (request.params as { jobId: string }).jobId;
+/** Where a job's actions go back to: the job's page. */
+const back = (request: { params: unknown }) => `/console/jobs/${idOf(request)}`;
+
+/** GET /console/jobs/{id} */
+function jobPage(app: App, deps: WebDeps): void {
+  getPage(app, deps, '/console/jobs/:jobId', 'jobs', async ({ request, reply, session, flash }) => {
+    const job = await find(deps, session.accountId, idOf(request));
+    const facts = `<dl class="facts"><dt>Status</dt><dd id="job-status">${e(job.status)}</dd><dt>Managed</dt><dd>${job.managed ? 'Yes' : 'No'}</dd><dt>Expires</dt><dd>${when(job.expiresAt)}</dd><dt>Job page</dt><dd>${job.url ? `<a href="${e(job.url)}">${e(job.url)}</a>` : 'Not published'}</dd><dt>Most matches</dt><dd>${job.maxMatches ?? 'No cap'}</dd></dl>
 <p><a href="/console/jobs/${e(job.id)}/applications">Applications</a> · <a href="/console/jobs/${e(job.id)}/matches">Matches</a></p>`;
-      const editing = job.status === 'draft' ? 'Edit draft' : 'Edit (staged until promoted)';
-      const body = `${facts}${actions(session, job)}${difference(job)}<h2>${e(editing)}</h2>${jobForm(session, `/console/jobs/${job.id}`, job.stagedRevision ?? liveWords(job), job.maxMatches, 'Save changes')}`;
-      return renderConsole(reply, session, { title: job.title || 'Job', active: 'jobs', flash, body });
-    }),
-  );
+    const editing = job.status === 'draft' ? 'Edit draft' : 'Edit (staged until promoted)';
+    const body = `${facts}${actions(session, job)}${difference(job)}<h2>${e(editing)}</h2>${jobForm(session, `/console/jobs/${job.id}`, job.stagedRevision ?? liveWords(job), job.maxMatches, 'Save changes')}`;
+    return renderConsole(reply, session, { title: job.title || 'Job', active: 'jobs', flash, body });
+  });
+}
 
-  const back = (request: { params: unknown }) =>
-    `/console/jobs/${(request.params as { jobId: string }).jobId}`;
-  const idOf = (request: { params: unknown }) => (request.params as { jobId: string }).jobId;
-
-  app.post(
-    '/console/jobs/:jobId',
-    { schema: { hide: true } },
-    action(deps, 'jobs', back, async ({ request, session, form }) => {
-      const job = await find(session.accountId, idOf(request));
-      const edit = editBody(form, job.stagedRevision ?? liveWords(job), job.maxMatches);
-      if (Object.keys(edit).length === 0) return { to: back(request), flash: 'Nothing changed.' };
-      const result = await jobs.edit(
-        session.accountId,
-        job.id,
-        edit,
-        audit.sealed(session.accountId, actorOf(session), (edited) => ({
-          action: 'job.edited',
-          target: job.id,
-          detail: { fields: Object.keys(edit), staged: edited.pendingRevision },
-        })),
-      );
-      return {
-        to: back(request),
-        flash: result.pendingRevision ? 'Changes staged: promote them to make them live.' : 'Changes saved.',
-      };
-    }),
-  );
-
-  app.post(
-    '/console/jobs/:jobId/publish',
-    { schema: { hide: true } },
-    action(deps, 'jobs', back, async ({ request, session, form }) => {
-      const choice = form.get('expiryDays');
-      const expiry =
-        choice === 'none'
-          ? null
-          : ['30', '60', '90'].includes(choice)
-            ? (Number(choice) as 30 | 60 | 90)
-            : undefined;
-      const { job } = await jobs.publish(
-        session.accountId,
-        idOf(request),
-        expiry === undefined ? {} : { expiryDays: expiry },
-        audit.sealed(session.accountId, actorOf(session), (result) => ({
-          action: 'job.published',
-          target: result.job.id,
-          detail: { title: result.job.title, expiresAt: result.job.expiresAt ?? null },
-        })),
-      );
-      return { to: back(request), flash: `Published: ${job.url ?? job.title}` };
-    }),
-  );
-
-  const simple = (verb: 'promote' | 'close' | 'manage' | 'unmanage', auditAction: string, done: string) =>
-    app.post(
-      `/console/jobs/:jobId/${verb}`,
-      { schema: { hide: true } },
-      action(deps, 'jobs', back, async ({ request, session }) => {
-        const jobId = idOf(request);
-        const seal = audit.sealed(session.accountId, actorOf(session), () => ({
-          action: auditAction,
-          target: jobId,
-        }));
-        if (verb === 'promote') await jobs.promote(session.accountId, jobId, seal);
-        else if (verb === 'close') await jobs.close(session.accountId, jobId, seal);
-        else if (verb === 'manage') await jobs.manage(session.accountId, jobId, seal);
-        else await jobs.unmanage(session.accountId, jobId, seal);
-        return { to: back(request), flash: done };
-      }),
+/** POST /console/jobs/{id}: the edit form (staged on a live ad until promoted). */
+function editJob(app: App, deps: WebDeps): void {
+  const { jobs, audit } = deps.services;
+  postAction(app, deps, '/console/jobs/:jobId', 'jobs', back, async ({ request, session, form }) => {
+    const job = await find(deps, session.accountId, idOf(request));
+    const edit = editBody(form, job.stagedRevision ?? liveWords(job), job.maxMatches);
+    if (Object.keys(edit).length === 0) return { to: back(request), flash: 'Nothing changed.' };
+    const result = await jobs.edit(
+      session.accountId,
+      job.id,
+      edit,
+      audit.sealed(session.accountId, actorOf(session), (edited) => ({
+        action: 'job.edited',
+        target: job.id,
+        detail: { fields: Object.keys(edit), staged: edited.pendingRevision },
+      })),
     );
-  simple('promote', 'job.promoted', 'Staged words promoted: they are live now.');
-  simple('close', 'job.closed', 'Job closed: it takes no more applications.');
-  simple('manage', 'job.managed', 'The ad is managed now.');
-  simple('unmanage', 'job.unmanaged', 'The ad is no longer managed.');
+    return {
+      to: back(request),
+      flash: result.pendingRevision ? 'Changes staged: promote them to make them live.' : 'Changes saved.',
+    };
+  });
+}
+
+/** POST /console/jobs/{id}/publish with the expiry chosen. */
+function publishJob(app: App, deps: WebDeps): void {
+  const { jobs, audit } = deps.services;
+  postAction(app, deps, '/console/jobs/:jobId/publish', 'jobs', back, async ({ request, session, form }) => {
+    const choice = form.get('expiryDays');
+    const expiry =
+      choice === 'none'
+        ? null
+        : ['30', '60', '90'].includes(choice)
+          ? (Number(choice) as 30 | 60 | 90)
+          : undefined;
+    const { job } = await jobs.publish(
+      session.accountId,
+      idOf(request),
+      expiry === undefined ? {} : { expiryDays: expiry },
+      audit.sealed(session.accountId, actorOf(session), (result) => ({
+        action: 'job.published',
+        target: result.job.id,
+        detail: { title: result.job.title, expiresAt: result.job.expiresAt ?? null },
+      })),
+    );
+    return { to: back(request), flash: `Published: ${job.url ?? job.title}` };
+  });
+}
+
+/** POST /console/jobs/{id}/promote, close, manage, unmanage: one service call, audited. */
+function jobStep(
+  app: App,
+  deps: WebDeps,
+  verb: 'promote' | 'close' | 'manage' | 'unmanage',
+  auditAction: string,
+  done: string,
+): void {
+  const { jobs, audit } = deps.services;
+  postAction(app, deps, `/console/jobs/:jobId/${verb}`, 'jobs', back, async ({ request, session }) => {
+    const jobId = idOf(request);
+    const seal = audit.sealed(session.accountId, actorOf(session), () => ({
+      action: auditAction,
+      target: jobId,
+    }));
+    if (verb === 'promote') await jobs.promote(session.accountId, jobId, seal);
+    else if (verb === 'close') await jobs.close(session.accountId, jobId, seal);
+    else if (verb === 'manage') await jobs.manage(session.accountId, jobId, seal);
+    else await jobs.unmanage(session.accountId, jobId, seal);
+    return { to: back(request), flash: done };
+  });
 }

@@ -5,7 +5,7 @@ import { badRequest } from '../../domain/errors.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
-import { type Flash, type WebDeps, action, actorOf, page } from './web.ts';
+import { actorOf, type Flash, getPage, postAction, type WebDeps } from './web.ts';
 
 function keysBody(
   session: ConsoleSession,
@@ -42,82 +42,86 @@ function keysBody(
 
 /** API keys (admins): mint with scopes (the secret shown once), revoke, last used. */
 export function registerKeysPage(app: App, deps: WebDeps): void {
-  const { keys, accounts, audit } = deps.services;
+  keysPage(app, deps);
+  postKeys(app, deps);
+  postKeysRevoke(app, deps);
+}
 
-  async function show(
-    reply: Parameters<typeof renderConsole>[0],
-    session: ConsoleSession,
-    flash: Flash | null,
-    minted: { key: ApiKey; secret: string } | null,
-    status = 200,
-  ) {
-    const [list, account] = await Promise.all([
-      keys.list(session.accountId),
-      accounts.get(session.accountId),
-    ]);
-    return renderConsole(reply, session, {
-      title: 'API keys',
-      active: 'keys',
-      flash,
-      status,
-      body: keysBody(session, list, account.dpaAcceptedAt !== null, minted),
-    });
-  }
+async function show(
+  deps: WebDeps,
+  reply: Parameters<typeof renderConsole>[0],
+  session: ConsoleSession,
+  flash: Flash | null,
+  minted: { key: ApiKey; secret: string } | null,
+  status = 200,
+) {
+  const { keys, accounts } = deps.services;
+  const [list, account] = await Promise.all([keys.list(session.accountId), accounts.get(session.accountId)]);
+  return renderConsole(reply, session, {
+    title: 'API keys',
+    active: 'keys',
+    flash,
+    status,
+    body: keysBody(session, list, account.dpaAcceptedAt !== null, minted),
+  });
+}
 
-  app.get(
-    '/console/keys',
-    { schema: { hide: true } },
-    page(deps, 'keys', ({ reply, session, flash }) => show(reply, session, flash, null)),
+function keysPage(app: App, deps: WebDeps): void {
+  getPage(app, deps, '/console/keys', 'keys', ({ reply, session, flash }) =>
+    show(deps, reply, session, flash, null),
   );
+}
 
-  app.post(
+function postKeys(app: App, deps: WebDeps): void {
+  const { keys, audit } = deps.services;
+  postAction(
+    app,
+    deps,
     '/console/keys',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'keys',
-      () => '/console/keys',
-      async ({ reply, session, form }) => {
-        const name = form.get('name').trim();
-        const scopes = form.all('scopes');
-        if (scopes.length === 0) throw badRequest('Choose at least one scope.', { field: 'scopes' });
-        const minted = await keys.mint(
-          session.accountId,
-          { scopes: scopes.slice(0, SCOPES.length * 2), name: name === '' ? null : name.slice(0, 200) },
-          audit.sealed(session.accountId, actorOf(session), (result) => ({
-            action: 'key.minted',
-            target: result.key.id,
-            detail: { name: result.key.name, scopes: result.key.scopes },
-          })),
-        );
-        reply.header('cache-control', 'no-store');
-        await show(
-          reply,
-          session,
-          { kind: 'ok', text: `Key ${minted.key.name ?? minted.key.id} minted.` },
-          minted,
-        );
-        return undefined;
-      },
-    ),
+    'keys',
+    () => '/console/keys',
+    async ({ reply, session, form }) => {
+      const name = form.get('name').trim();
+      const scopes = form.all('scopes');
+      if (scopes.length === 0) throw badRequest('Choose at least one scope.', { field: 'scopes' });
+      const minted = await keys.mint(
+        session.accountId,
+        { scopes: scopes.slice(0, SCOPES.length * 2), name: name === '' ? null : name.slice(0, 200) },
+        audit.sealed(session.accountId, actorOf(session), (result) => ({
+          action: 'key.minted',
+          target: result.key.id,
+          detail: { name: result.key.name, scopes: result.key.scopes },
+        })),
+      );
+      reply.header('cache-control', 'no-store');
+      await show(
+        deps,
+        reply,
+        session,
+        { kind: 'ok', text: `Key ${minted.key.name ?? minted.key.id} minted.` },
+        minted,
+      );
+      return undefined;
+    },
   );
+}
 
-  app.post(
+function postKeysRevoke(app: App, deps: WebDeps): void {
+  const { keys, audit } = deps.services;
+  postAction(
+    app,
+    deps,
     '/console/keys/:keyId/revoke',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'keys',
-      () => '/console/keys',
-      async ({ request, session }) => {
-        const { keyId } = request.params as { keyId: string };
-        await keys.revoke(
-          session.accountId,
-          keyId,
-          audit.sealed(session.accountId, actorOf(session), () => ({ action: 'key.revoked', target: keyId })),
-        );
-        return { to: '/console/keys', flash: 'Key revoked: it is refused from the next request on.' };
-      },
-    ),
+    'keys',
+    () => '/console/keys',
+    async ({ request, session }) => {
+      const { keyId } = request.params as { keyId: string };
+      await keys.revoke(
+        session.accountId,
+        keyId,
+        audit.sealed(session.accountId, actorOf(session), () => ({ action: 'key.revoked', target: keyId })),
+      );
+      return { to: '/console/keys', flash: 'Key revoked: it is refused from the next request on.' };
+    },
   );
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { type Right, ROLE_LABELS, can } from '../../domain/console-users/rights.ts';
+import { can, type Right, ROLE_LABELS } from '../../domain/console-users/rights.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import { sendPage } from '../pages/page-shell.ts';

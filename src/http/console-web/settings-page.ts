@@ -3,7 +3,7 @@ import type { ConsoleSession } from '../../domain/console-users/user-service.ts'
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { csrfField, renderConsole, when } from './layout.ts';
-import { type WebDeps, action, actorOf, page } from './web.ts';
+import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 function body(session: ConsoleSession, account: Account): string {
   const addendum = account.dpaAcceptedAt
@@ -25,65 +25,57 @@ function body(session: ConsoleSession, account: Account): string {
 export function registerSettingsPage(app: App, deps: WebDeps): void {
   const { accounts, audit } = deps.services;
 
-  app.get(
-    '/console/settings',
-    { schema: { hide: true } },
-    page(deps, 'settings', async ({ reply, session, flash }) =>
-      renderConsole(reply, session, {
-        title: 'Settings',
-        active: 'settings',
-        flash,
-        body: body(session, await accounts.get(session.accountId)),
-      }),
-    ),
+  getPage(app, deps, '/console/settings', 'settings', async ({ reply, session, flash }) =>
+    renderConsole(reply, session, {
+      title: 'Settings',
+      active: 'settings',
+      flash,
+      body: body(session, await accounts.get(session.accountId)),
+    }),
   );
 
-  app.post(
+  postAction(
+    app,
+    deps,
     '/console/settings/address',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'settings',
-      () => '/console/settings',
-      async ({ session, form }) => {
-        const address = form.get('companyAddress').trim().toLowerCase();
-        const updated = await accounts.update(
-          session.accountId,
-          { companyAddress: address },
-          audit.sealed(session.accountId, actorOf(session), ({ before, after }) =>
-            before.companyAddress === after.companyAddress
-              ? null
-              : {
-                  action: 'account.address_changed',
-                  detail: { before: before.companyAddress, after: after.companyAddress },
-                },
-          ),
-        );
-        return { to: '/console/settings', flash: `Company address saved: ${updated.companyAddress}.` };
-      },
-    ),
+    'settings',
+    () => '/console/settings',
+    async ({ session, form }) => {
+      const address = form.get('companyAddress').trim().toLowerCase();
+      const updated = await accounts.update(
+        session.accountId,
+        { companyAddress: address },
+        audit.sealed(session.accountId, actorOf(session), ({ before, after }) =>
+          before.companyAddress === after.companyAddress
+            ? null
+            : {
+                action: 'account.address_changed',
+                detail: { before: before.companyAddress, after: after.companyAddress },
+              },
+        ),
+      );
+      return { to: '/console/settings', flash: `Company address saved: ${updated.companyAddress}.` };
+    },
   );
 
-  app.post(
+  postAction(
+    app,
+    deps,
     '/console/settings/addendum',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'settings',
-      () => '/console/settings',
-      async ({ session, form }) => {
-        if (form.get('agree') !== 'yes') {
-          return { to: '/console/settings', flash: 'Tick the box to accept the addendum.' };
-        }
-        await accounts.update(
-          session.accountId,
-          { dpaAccepted: true },
-          audit.sealed(session.accountId, actorOf(session), ({ before, after }) =>
-            before.dpaAcceptedAt === after.dpaAcceptedAt ? null : { action: 'account.addendum_accepted' },
-          ),
-        );
-        return { to: '/console/settings', flash: 'Data-processing addendum accepted.' };
-      },
-    ),
+    'settings',
+    () => '/console/settings',
+    async ({ session, form }) => {
+      if (form.get('agree') !== 'yes') {
+        return { to: '/console/settings', flash: 'Tick the box to accept the addendum.' };
+      }
+      await accounts.update(
+        session.accountId,
+        { dpaAccepted: true },
+        audit.sealed(session.accountId, actorOf(session), ({ before, after }) =>
+          before.dpaAcceptedAt === after.dpaAcceptedAt ? null : { action: 'account.addendum_accepted' },
+        ),
+      );
+      return { to: '/console/settings', flash: 'Data-processing addendum accepted.' };
+    },
   );
 }

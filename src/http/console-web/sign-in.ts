@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { escapeHtml as e } from '../../lib/html.ts';
 import { addressBucket } from '../../lib/client-address.ts';
+import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { homeOf, renderPublic } from './layout.ts';
 import {
-  SESSION_COOKIE,
-  type WebDeps,
   cookie,
   formOf,
   preSessionToken,
   preSessionTokenValid,
+  SESSION_COOKIE,
   sameToken,
   sessionOf,
   setCookie,
+  type WebDeps,
 } from './web.ts';
 
 const WINDOW_MS = 15 * 60_000;
@@ -31,40 +31,6 @@ function form(token: string, email: string, error: string | null): string {
 
 /** Sign-in, sign-out and /console itself. */
 export function registerSignIn(app: App, deps: WebDeps): void {
-  const { services, rateLimits, clock } = deps;
-
-  /** Counts the attempt; the seconds to wait when the email or the address is over its budget. */
-  async function throttled(request: FastifyRequest, email: string): Promise<number | null> {
-    const now = clock.now().getTime();
-    // The email is counted by its hash: the counters hold no address.
-    const emailKey = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
-    const [byEmail, byAddress] = await Promise.all([
-      rateLimits.hit(`console-sign-in:email:${emailKey}`, WINDOW_MS, now),
-      rateLimits.hit(`console-sign-in:address:${addressBucket(request.ip)}`, WINDOW_MS, now),
-    ]);
-    const over = [
-      byEmail.count > SIGN_IN_LIMITS.perEmail ? byEmail.resetAtMs : 0,
-      byAddress.count > SIGN_IN_LIMITS.perAddress ? byAddress.resetAtMs : 0,
-    ];
-    const until = Math.max(...over);
-    return until === 0 ? null : Math.max(1, Math.ceil((until - now) / 1000));
-  }
-
-  function showForm(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    email: string,
-    error: string | null,
-  ) {
-    return renderPublic(
-      reply,
-      status,
-      'Sign in to the careers console',
-      form(preSessionToken(request, reply, deps), email, error),
-    );
-  }
-
   app.get('/console', { schema: { hide: true } }, async (request, reply) => {
     const session = await sessionOf(request, deps);
     return reply.redirect(session === null ? '/console/login' : homeOf(session), 303);
@@ -73,45 +39,76 @@ export function registerSignIn(app: App, deps: WebDeps): void {
   app.get('/console/login', { schema: { hide: true } }, async (request, reply) => {
     const session = await sessionOf(request, deps);
     if (session !== null) return reply.redirect(homeOf(session), 303);
-    return showForm(request, reply, 200, '', null);
+    return showForm(deps, request, reply, 200, '', null);
   });
 
-  app.post('/console/login', { schema: { hide: true } }, async (request, reply) => {
-    const fields = formOf(request);
-    const email = fields.get('email').slice(0, 254);
-    if (!preSessionTokenValid(request)) {
-      return showForm(request, reply, 403, email, 'The form had expired. Please sign in again.');
-    }
-    const wait = await throttled(request, email);
-    if (wait !== null) {
-      reply.header('retry-after', String(wait));
-      return showForm(
-        request,
-        reply,
-        429,
-        email,
-        `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`,
-      );
-    }
-    const session = await services.consoleUsers.signIn(email, fields.get('password'));
-    if (session === null) return showForm(request, reply, 401, email, WRONG);
-    // A new session id at every sign-in: an id planted before it (session fixation) is worthless.
-    const planted = cookie(request, SESSION_COOKIE);
-    if (planted !== undefined && !sameToken(planted, session.id))
-      await services.consoleUsers.signOut(planted);
-    setCookie(reply, deps, SESSION_COOKIE, session.id);
-    const signedIn = await services.consoleUsers.session(session.id);
-    return reply.redirect(signedIn ? homeOf(signedIn) : '/console/login', 303);
-  });
+  app.post('/console/login', { schema: { hide: true } }, (request, reply) => signIn(deps, request, reply));
 
   app.post('/console/logout', { schema: { hide: true } }, async (request, reply) => {
     const id = cookie(request, SESSION_COOKIE);
     const session = await sessionOf(request, deps);
     // Only a form of the console signs out (a cross-site post cannot).
     if (id !== undefined && session !== null && sameToken(formOf(request).get('csrf'), session.csrf)) {
-      await services.consoleUsers.signOut(id);
+      await deps.services.consoleUsers.signOut(id);
       setCookie(reply, deps, SESSION_COOKIE, '', { maxAge: 0 });
     }
     return reply.redirect('/console/login', 303);
   });
+}
+
+/** Counts the attempt; the seconds to wait when the email or the address is over its budget. */
+async function throttled(deps: WebDeps, request: FastifyRequest, email: string): Promise<number | null> {
+  const now = deps.clock.now().getTime();
+  // The email is counted by its hash: the counters hold no address.
+  const emailKey = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+  const [byEmail, byAddress] = await Promise.all([
+    deps.rateLimits.hit(`console-sign-in:email:${emailKey}`, WINDOW_MS, now),
+    deps.rateLimits.hit(`console-sign-in:address:${addressBucket(request.ip)}`, WINDOW_MS, now),
+  ]);
+  const over = [
+    byEmail.count > SIGN_IN_LIMITS.perEmail ? byEmail.resetAtMs : 0,
+    byAddress.count > SIGN_IN_LIMITS.perAddress ? byAddress.resetAtMs : 0,
+  ];
+  const until = Math.max(...over);
+  return until === 0 ? null : Math.max(1, Math.ceil((until - now) / 1000));
+}
+
+function showForm(
+  deps: WebDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  email: string,
+  error: string | null,
+) {
+  return renderPublic(
+    reply,
+    status,
+    'Sign in to the careers console',
+    form(preSessionToken(request, reply, deps), email, error),
+  );
+}
+
+/** POST /console/login: the form's token, the attempt budgets, the password, then a new session. */
+async function signIn(deps: WebDeps, request: FastifyRequest, reply: FastifyReply) {
+  const { consoleUsers } = deps.services;
+  const fields = formOf(request);
+  const email = fields.get('email').slice(0, 254);
+  if (!preSessionTokenValid(request)) {
+    return showForm(deps, request, reply, 403, email, 'The form had expired. Please sign in again.');
+  }
+  const wait = await throttled(deps, request, email);
+  if (wait !== null) {
+    reply.header('retry-after', String(wait));
+    const error = `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`;
+    return showForm(deps, request, reply, 429, email, error);
+  }
+  const session = await consoleUsers.signIn(email, fields.get('password'));
+  if (session === null) return showForm(deps, request, reply, 401, email, WRONG);
+  // A new session id at every sign-in: an id planted before it (session fixation) is worthless.
+  const planted = cookie(request, SESSION_COOKIE);
+  if (planted !== undefined && !sameToken(planted, session.id)) await consoleUsers.signOut(planted);
+  setCookie(reply, deps, SESSION_COOKIE, session.id);
+  const signedIn = await consoleUsers.session(session.id);
+  return reply.redirect(signedIn ? homeOf(signedIn) : '/console/login', 303);
 }

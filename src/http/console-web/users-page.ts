@@ -5,7 +5,7 @@ import { badRequest } from '../../domain/errors.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
-import { type WebDeps, action, actorOf, page } from './web.ts';
+import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}\.[^\s@]{1,63}$/;
 
@@ -47,84 +47,89 @@ ${buttonForm(session, `/console/users/${user.id}/remove`, 'Remove', true, user.e
 
 /** Users (admins): invite, change role, remove. */
 export function registerUsersPage(app: App, deps: WebDeps): void {
-  const { consoleUsers } = deps.services;
+  usersPage(app, deps);
+  postUsers(app, deps);
+  postUsersRole(app, deps);
+  postUsersRemove(app, deps);
+}
 
-  app.get(
+function usersPage(app: App, deps: WebDeps): void {
+  const { consoleUsers } = deps.services;
+  getPage(app, deps, '/console/users', 'users', async ({ reply, session, flash }) =>
+    renderConsole(reply, session, {
+      title: 'Users',
+      active: 'users',
+      flash,
+      body: body(session, await consoleUsers.list(session.accountId), null),
+    }),
+  );
+}
+
+function postUsers(app: App, deps: WebDeps): void {
+  const { consoleUsers } = deps.services;
+  postAction(
+    app,
+    deps,
     '/console/users',
-    { schema: { hide: true } },
-    page(deps, 'users', async ({ reply, session, flash }) =>
+    'users',
+    () => '/console/users',
+    async ({ reply, session, form }) => {
+      const email = form.get('email').trim();
+      if (!EMAIL.test(email))
+        throw badRequest('Enter the email address of the person to invite.', { field: 'email' });
+      const invited = await consoleUsers.invite(
+        session.accountId,
+        { email, role: roleOf(form.get('role')) },
+        actorOf(session),
+      );
+      reply.header('cache-control', 'no-store');
       renderConsole(reply, session, {
         title: 'Users',
         active: 'users',
-        flash,
-        body: body(session, await consoleUsers.list(session.accountId), null),
-      }),
-    ),
+        flash: { kind: 'ok', text: `Invitation sent to ${invited.user.email}.` },
+        body: body(session, await consoleUsers.list(session.accountId), invited.inviteUrl),
+      });
+      return undefined;
+    },
   );
+}
 
-  app.post(
-    '/console/users',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'users',
-      () => '/console/users',
-      async ({ reply, session, form }) => {
-        const email = form.get('email').trim();
-        if (!EMAIL.test(email))
-          throw badRequest('Enter the email address of the person to invite.', { field: 'email' });
-        const invited = await consoleUsers.invite(
-          session.accountId,
-          { email, role: roleOf(form.get('role')) },
-          actorOf(session),
-        );
-        reply.header('cache-control', 'no-store');
-        renderConsole(reply, session, {
-          title: 'Users',
-          active: 'users',
-          flash: { kind: 'ok', text: `Invitation sent to ${invited.user.email}.` },
-          body: body(session, await consoleUsers.list(session.accountId), invited.inviteUrl),
-        });
-        return undefined;
-      },
-    ),
-  );
-
-  app.post(
+function postUsersRole(app: App, deps: WebDeps): void {
+  const { consoleUsers } = deps.services;
+  postAction(
+    app,
+    deps,
     '/console/users/:userId/role',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'users',
-      () => '/console/users',
-      async ({ request, session, form }) => {
-        const { userId } = request.params as { userId: string };
-        const user = await consoleUsers.changeRole(
-          session.accountId,
-          userId,
-          roleOf(form.get('role')),
-          actorOf(session),
-        );
-        return {
-          to: '/console/users',
-          flash: `${user.email} is now ${ROLE_LABELS[user.role].toLowerCase()}.`,
-        };
-      },
-    ),
+    'users',
+    () => '/console/users',
+    async ({ request, session, form }) => {
+      const { userId } = request.params as { userId: string };
+      const user = await consoleUsers.changeRole(
+        session.accountId,
+        userId,
+        roleOf(form.get('role')),
+        actorOf(session),
+      );
+      return {
+        to: '/console/users',
+        flash: `${user.email} is now ${ROLE_LABELS[user.role].toLowerCase()}.`,
+      };
+    },
   );
+}
 
-  app.post(
+function postUsersRemove(app: App, deps: WebDeps): void {
+  const { consoleUsers } = deps.services;
+  postAction(
+    app,
+    deps,
     '/console/users/:userId/remove',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'users',
-      () => '/console/users',
-      async ({ request, session }) => {
-        const { userId } = request.params as { userId: string };
-        await consoleUsers.remove(session.accountId, userId, actorOf(session));
-        return { to: '/console/users', flash: 'User removed; their sessions have ended.' };
-      },
-    ),
+    'users',
+    () => '/console/users',
+    async ({ request, session }) => {
+      const { userId } = request.params as { userId: string };
+      await consoleUsers.remove(session.accountId, userId, actorOf(session));
+      return { to: '/console/users', flash: 'User removed; their sessions have ended.' };
+    },
   );
 }

@@ -2,12 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../deps.ts';
 import type { Actor } from '../../domain/console-users/audit-service.ts';
-import { type Right, can } from '../../domain/console-users/rights.ts';
+import { can, type Right } from '../../domain/console-users/rights.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
+import type { App } from '../types.ts';
 import { consoleError } from './layout.ts';
 
 export const SESSION_COOKIE = 'console_session';
@@ -127,15 +128,46 @@ export interface PageContext {
   flash: Flash | null;
 }
 
+type PageHandler = (ctx: PageContext) => Promise<unknown>;
+type ActionHandler = (
+  ctx: Omit<PageContext, 'flash'> & { form: Form },
+) => Promise<{ to: string; flash: string } | undefined>;
+
+/** The handlers page() and action() made: a route serving one names its right in its config. */
+const rightChecked = new WeakSet<object>();
+
 /**
- * A page for the holders of `right`: signed out, it sends the person to sign in; a role without the
- * right gets 403.
+ * Refuses at registration a page or form whose route names no `config.right` (onRoute hook of the
+ * console): a right lives in one place, the route's config, where the guard's table reads it too.
  */
-export function page(deps: WebDeps, right: Right | null, handler: (ctx: PageContext) => Promise<unknown>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+export function requireRight(route: {
+  method: string | string[];
+  url: string;
+  handler: unknown;
+  config?: { right?: Right };
+}): void {
+  if (rightChecked.has(route.handler as object) && route.config?.right === undefined) {
+    throw new Error(
+      `${[route.method].flat().join(',')} ${route.url}: a console page or form needs config.right`,
+    );
+  }
+}
+
+/** Whether the signed-in role holds the route's right; a route naming none is closed to every role. */
+function allowed(request: FastifyRequest, session: ConsoleSession): boolean {
+  const right = request.routeOptions.config.right;
+  return right !== undefined && can(session.role, right);
+}
+
+/**
+ * A page for the holders of the route's `config.right`: signed out, it sends the person to sign in;
+ * a role without the right gets 403.
+ */
+export function page(deps: WebDeps, handler: PageHandler) {
+  const checked = async (request: FastifyRequest, reply: FastifyReply) => {
     const session = await sessionOf(request, deps);
     if (session === null) return reply.redirect('/console/login', 303);
-    if (right !== null && !can(session.role, right)) {
+    if (!allowed(request, session)) {
       return consoleError(
         reply,
         session,
@@ -152,22 +184,17 @@ export function page(deps: WebDeps, right: Right | null, handler: (ctx: PageCont
       throw error;
     }
   };
+  rightChecked.add(checked);
+  return checked;
 }
 
 /**
- * A form action for the holders of `right`. Order: signed in, then the form's CSRF token, then the
+ * A form action for the holders of the route's `config.right`. Order: signed in, then the form's CSRF token, then the
  * role; a refusal changes nothing. `done` answers where to go and what to say; a refusal of the
  * domain (400, 409, 422…) goes back to `back` with its message, a 403 or 404 is answered as a page.
  */
-export function action(
-  deps: WebDeps,
-  right: Right | null,
-  back: (request: FastifyRequest) => string,
-  handler: (
-    ctx: Omit<PageContext, 'flash'> & { form: Form },
-  ) => Promise<{ to: string; flash: string } | undefined>,
-) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+export function action(deps: WebDeps, back: (request: FastifyRequest) => string, handler: ActionHandler) {
+  const checked = async (request: FastifyRequest, reply: FastifyReply) => {
     const session = await sessionOf(request, deps);
     if (session === null) return reply.redirect('/console/login', 303);
     const form = formOf(request);
@@ -179,7 +206,7 @@ export function action(
         'This form has expired or did not come from the console. Reload the page and try again.',
       );
     }
-    if (right !== null && !can(session.role, right)) {
+    if (!allowed(request, session)) {
       return consoleError(reply, session, 403, 'Your role cannot do this. Ask an admin of the account.');
     }
     try {
@@ -196,4 +223,23 @@ export function action(
       return reply.redirect(back(request), 303);
     }
   };
+  rightChecked.add(checked);
+  return checked;
+}
+
+/** GET `url`: a console page for the holders of `right` (its route config; see `page`), outside the API documents. */
+export function getPage(app: App, deps: WebDeps, url: string, right: Right, handler: PageHandler): void {
+  app.get(url, { schema: { hide: true }, config: { right } }, page(deps, handler));
+}
+
+/** POST `url`: a console form action for the holders of `right` (its route config; see `action`), outside the API documents. */
+export function postAction(
+  app: App,
+  deps: WebDeps,
+  url: string,
+  right: Right,
+  back: (request: FastifyRequest) => string,
+  handler: ActionHandler,
+): void {
+  app.post(url, { schema: { hide: true }, config: { right } }, action(deps, back, handler));
 }

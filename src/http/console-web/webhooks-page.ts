@@ -4,7 +4,7 @@ import { badRequest } from '../../domain/errors.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
-import { type Flash, type WebDeps, action, actorOf, page } from './web.ts';
+import { actorOf, type Flash, getPage, postAction, type WebDeps } from './web.ts';
 
 type Webhooks = WebDeps['services']['webhooks'];
 type WebhookList = Awaited<ReturnType<Webhooks['list']>>['webhooks'];
@@ -59,114 +59,128 @@ function logBody(session: ConsoleSession, hookId: string, url: string, attempts:
 
 /** Webhooks (admins, beside the API keys): add (the secret shown once), delete, the delivery log, retry. */
 export function registerWebhooksPage(app: App, deps: WebDeps): void {
-  const { webhooks, audit } = deps.services;
+  listPage(app, deps);
+  deliveriesPage(app, deps);
+  addWebhook(app, deps);
+  deleteWebhook(app, deps);
+  retryDelivery(app, deps);
+}
 
-  async function show(
-    reply: Parameters<typeof renderConsole>[0],
-    session: ConsoleSession,
-    flash: Flash | null,
-    secret: string | null,
-  ) {
-    const { webhooks: list } = await webhooks.list(session.accountId);
+/** The list of endpoints, with a new endpoint's secret when one was just made. */
+async function showList(
+  deps: WebDeps,
+  reply: Parameters<typeof renderConsole>[0],
+  session: ConsoleSession,
+  flash: Flash | null,
+  secret: string | null,
+) {
+  const { webhooks: list } = await deps.services.webhooks.list(session.accountId);
+  return renderConsole(reply, session, {
+    title: 'Webhooks',
+    active: 'webhooks',
+    flash,
+    body: listBody(session, list, secret),
+  });
+}
+
+/** GET /console/webhooks */
+function listPage(app: App, deps: WebDeps): void {
+  getPage(app, deps, '/console/webhooks', 'keys', ({ reply, session, flash }) =>
+    showList(deps, reply, session, flash, null),
+  );
+}
+
+/** GET /console/webhooks/{id}: the delivery log */
+function deliveriesPage(app: App, deps: WebDeps): void {
+  const { webhooks } = deps.services;
+  getPage(app, deps, '/console/webhooks/:webhookId', 'keys', async ({ request, reply, session, flash }) => {
+    const { webhookId } = request.params as { webhookId: string };
+    const hook = await webhooks.get(session.accountId, webhookId);
+    const { deliveries } = await webhooks.deliveries(session.accountId, webhookId);
     return renderConsole(reply, session, {
-      title: 'Webhooks',
+      title: 'Webhook deliveries',
       active: 'webhooks',
       flash,
-      body: listBody(session, list, secret),
+      body: logBody(session, hook.id, hook.url, deliveries),
     });
-  }
+  });
+}
 
-  app.get(
+/** POST /console/webhooks: the secret is shown once, on the answer */
+function addWebhook(app: App, deps: WebDeps): void {
+  const { webhooks, audit } = deps.services;
+  postAction(
+    app,
+    deps,
     '/console/webhooks',
-    { schema: { hide: true } },
-    page(deps, 'keys', ({ reply, session, flash }) => show(reply, session, flash, null)),
+    'keys',
+    () => '/console/webhooks',
+    async ({ reply, session, form }) => {
+      const url = form.get('url').trim();
+      if (url === '') throw badRequest('Enter the endpoint URL.', { field: 'url' });
+      const types = form.all('types').slice(0, EVENT_TYPE_NAMES.length * 2);
+      const unknown = types.find((type) => !isEventType(type));
+      if (unknown !== undefined) throw badRequest(`"${unknown}" is not an event type.`, { field: 'types' });
+      const chosen = [...new Set(types)] as EventType[];
+      const created = await webhooks.create(
+        session.accountId,
+        { url, ...(chosen.length > 0 ? { types: chosen } : {}) },
+        audit.sealed(session.accountId, actorOf(session), (result) => ({
+          action: 'webhook.created',
+          target: result.webhook.id,
+          detail: { url: result.webhook.url, types: result.webhook.types },
+        })),
+      );
+      reply.header('cache-control', 'no-store');
+      await showList(
+        deps,
+        reply,
+        session,
+        { kind: 'ok', text: `Webhook to ${created.webhook.url} added.` },
+        created.secret,
+      );
+      return undefined;
+    },
   );
+}
 
-  app.get(
-    '/console/webhooks/:webhookId',
-    { schema: { hide: true } },
-    page(deps, 'keys', async ({ request, reply, session, flash }) => {
-      const { webhookId } = request.params as { webhookId: string };
-      const hook = await webhooks.get(session.accountId, webhookId);
-      const { deliveries } = await webhooks.deliveries(session.accountId, webhookId);
-      return renderConsole(reply, session, {
-        title: 'Webhook deliveries',
-        active: 'webhooks',
-        flash,
-        body: logBody(session, hook.id, hook.url, deliveries),
-      });
-    }),
-  );
-
-  app.post(
-    '/console/webhooks',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'keys',
-      () => '/console/webhooks',
-      async ({ reply, session, form }) => {
-        const url = form.get('url').trim();
-        if (url === '') throw badRequest('Enter the endpoint URL.', { field: 'url' });
-        const types = form.all('types').slice(0, EVENT_TYPE_NAMES.length * 2);
-        const unknown = types.find((type) => !isEventType(type));
-        if (unknown !== undefined) throw badRequest(`"${unknown}" is not an event type.`, { field: 'types' });
-        const chosen = [...new Set(types)] as EventType[];
-        const created = await webhooks.create(
-          session.accountId,
-          { url, ...(chosen.length > 0 ? { types: chosen } : {}) },
-          audit.sealed(session.accountId, actorOf(session), (result) => ({
-            action: 'webhook.created',
-            target: result.webhook.id,
-            detail: { url: result.webhook.url, types: result.webhook.types },
-          })),
-        );
-        reply.header('cache-control', 'no-store');
-        await show(
-          reply,
-          session,
-          { kind: 'ok', text: `Webhook to ${created.webhook.url} added.` },
-          created.secret,
-        );
-        return undefined;
-      },
-    ),
-  );
-
-  app.post(
+/** POST /console/webhooks/{id}/delete */
+function deleteWebhook(app: App, deps: WebDeps): void {
+  const { webhooks, audit } = deps.services;
+  postAction(
+    app,
+    deps,
     '/console/webhooks/:webhookId/delete',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'keys',
-      () => '/console/webhooks',
-      async ({ request, session }) => {
-        const { webhookId } = request.params as { webhookId: string };
-        await webhooks.remove(
-          session.accountId,
-          webhookId,
-          audit.sealed(session.accountId, actorOf(session), () => ({
-            action: 'webhook.deleted',
-            target: webhookId,
-          })),
-        );
-        return { to: '/console/webhooks', flash: 'Webhook deleted: nothing more is sent to it.' };
-      },
-    ),
+    'keys',
+    () => '/console/webhooks',
+    async ({ request, session }) => {
+      const { webhookId } = request.params as { webhookId: string };
+      await webhooks.remove(
+        session.accountId,
+        webhookId,
+        audit.sealed(session.accountId, actorOf(session), () => ({
+          action: 'webhook.deleted',
+          target: webhookId,
+        })),
+      );
+      return { to: '/console/webhooks', flash: 'Webhook deleted: nothing more is sent to it.' };
+    },
   );
+}
 
-  app.post(
+/** POST /console/webhooks/{id}/deliveries/{attemptId}/retry */
+function retryDelivery(app: App, deps: WebDeps): void {
+  const { webhooks } = deps.services;
+  postAction(
+    app,
+    deps,
     '/console/webhooks/:webhookId/deliveries/:attemptId/retry',
-    { schema: { hide: true } },
-    action(
-      deps,
-      'keys',
-      (request) => `/console/webhooks/${(request.params as { webhookId: string }).webhookId}`,
-      async ({ request, session }) => {
-        const { webhookId, attemptId } = request.params as { webhookId: string; attemptId: string };
-        await webhooks.retry(session.accountId, webhookId, attemptId);
-        return { to: `/console/webhooks/${webhookId}`, flash: 'The event will be delivered again now.' };
-      },
-    ),
+    'keys',
+    (request) => `/console/webhooks/${(request.params as { webhookId: string }).webhookId}`,
+    async ({ request, session }) => {
+      const { webhookId, attemptId } = request.params as { webhookId: string; attemptId: string };
+      await webhooks.retry(session.accountId, webhookId, attemptId);
+      return { to: `/console/webhooks/${webhookId}`, flash: 'The event will be delivered again now.' };
+    },
   );
 }

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Registry } from 'prom-client';
-import type { App } from '../types.ts';
 import type { Services } from '../../deps.ts';
 import { unauthorized, unavailable } from '../../domain/errors.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
+import type { App } from '../types.ts';
 import { registerReferencePage } from './reference-page.ts';
 
 /** The bearer token of an Authorization header, if any. */
@@ -21,7 +21,8 @@ function sameSecret(given: string, expected: string): boolean {
 export function registerProbes(
   app: App,
   services: Services,
-  registry: Registry,
+  /** Null when METRICS_TOKEN is unset: /metrics is off and nothing is collected. */
+  registry: Registry | null,
   rateLimits?: RateLimitStore,
   metricsToken: string | null = null,
 ): void {
@@ -46,7 +47,7 @@ export function registerProbes(
   // Behind METRICS_TOKEN (a Prometheus bearer token); without one configured the route is off and
   // answers the 404 of any unknown path. A wrong or missing token costs a hash, no database work.
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (metricsToken === null) return reply.callNotFound();
+    if (metricsToken === null || registry === null) return reply.callNotFound();
     const given = bearer(request.headers.authorization);
     if (given === null || !sameSecret(given, metricsToken))
       throw unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.');

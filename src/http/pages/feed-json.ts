@@ -1,10 +1,27 @@
 import { Type } from 'typebox';
+import type { AuthoredJob } from '../../contract/job.ts';
 import { Text } from '../../contract/text.ts';
 import { badRequest } from '../../domain/errors.ts';
 import type { Route } from '../types.ts';
 import { FeedFilterQuery, readFeedFilter } from './feed-filter.ts';
 
 const PAGE_SIZE = 50;
+
+/** What each role of the JSON feed shows, in this order; the job page carries the rest. */
+const FEED_FIELDS = [
+  'id',
+  'title',
+  'category',
+  'company',
+  'location',
+  'employmentType',
+  'contractType',
+  'salary',
+  'postedAt',
+  'expiresAt',
+  'url',
+  'applyLink',
+] as const satisfies readonly (keyof AuthoredJob)[];
 
 const Query = Type.Object(
   {
@@ -23,35 +40,7 @@ export const jobFeedJson: Route = (app, { publicJobs }) => {
     if (page === null) throw badRequest('cursor is not a cursor this feed handed out.', { field: 'cursor' });
     reply.header('cache-control', 'public, max-age=60');
     return {
-      jobs: page.jobs.map(
-        ({
-          id,
-          title,
-          company,
-          location,
-          employmentType,
-          contractType,
-          salary,
-          postedAt,
-          expiresAt,
-          url,
-          applyLink,
-          category,
-        }) => ({
-          id,
-          title,
-          category,
-          company,
-          location,
-          employmentType,
-          contractType,
-          salary,
-          postedAt,
-          expiresAt,
-          url,
-          applyLink,
-        }),
-      ),
+      jobs: page.jobs.map((job) => Object.fromEntries(FEED_FIELDS.map((field) => [field, job[field]]))),
       nextCursor: page.nextCursor,
     };
   });

@@ -6,9 +6,9 @@ import type { FeedFilter } from '../../domain/jobs/job-repository.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import type { Route } from '../types.ts';
 import { FeedFilterQuery, filterQuery, readFeedFilter } from './feed-filter.ts';
-import { PAGE_WORDS, type PageLang, formatDate, pageLang } from './i18n.ts';
+import { formatDate, PAGE_WORDS, type PageLang, pageLang } from './i18n.ts';
 import { siteHeader } from './job-page.ts';
-import { CATEGORY_NAMES, LISTING_WORDS, countryName } from './listing-words.ts';
+import { CATEGORY_NAMES, countryName, LISTING_WORDS } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
 import { salaryText } from './salary.ts';
 

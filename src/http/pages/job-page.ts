@@ -1,19 +1,11 @@
 import { Type } from 'typebox';
-import { Text } from '../../contract/text.ts';
 import type { AuthoredJob } from '../../contract/job.ts';
+import { Text } from '../../contract/text.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import { plainText, sanitizeDescription } from '../../lib/sanitize.ts';
 import type { Route } from '../types.ts';
-import {
-  PAGE_LANGS,
-  PAGE_WORDS,
-  type PageLang,
-  type PageWords,
-  formatDate,
-  formatMoney,
-  pageLang,
-} from './i18n.ts';
-import { LISTING_WORDS, countryName } from './listing-words.ts';
+import { formatDate, PAGE_LANGS, PAGE_WORDS, type PageLang, type PageWords, pageLang } from './i18n.ts';
+import { countryName, LISTING_WORDS } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
 import { salaryText } from './salary.ts';
 

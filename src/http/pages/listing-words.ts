@@ -1,5 +1,5 @@
 import type { CATEGORIES } from '../../contract/job.ts';
-import type { PageLang } from './i18n.ts';
+import { byLanguage, type PageLang, type Translated } from './i18n.ts';
 
 /** Words of the job page's extra facts, the feed's filters and the pages' way-back links. */
 export interface ListingWords {
@@ -23,91 +23,48 @@ export interface ListingWords {
   allJobs: string;
 }
 
-const en: ListingWords = {
-  seniority: 'Seniority',
-  experience: 'Experience',
-  years: (v) => (/^\d+(?:[-–+]\d*)?\+?$/.test(v.trim()) ? `${v.trim()} years` : v),
-  workStyle: 'Work style',
-  search: 'Search',
-  searchLabel: 'Search jobs',
-  category: 'Category',
-  anyCategory: 'Any category',
-  place: 'Location',
-  anyPlace: 'Anywhere',
-  remoteOnly: 'Remote only',
-  filter: 'Show jobs',
-  clearFilters: 'Clear filters',
-  results: (n) => (n === 1 ? '1 job on this page' : `${n} jobs on this page`),
-  noResults: 'No jobs match these filters.',
-  previous: 'First page',
-  backToRole: (title) => `Back to the role: ${title}`,
-  allJobs: 'See all jobs',
+const WORDS: Translated<ListingWords> = {
+  seniority: ['Seniority', 'Nivel', 'Niveau', 'Nível'],
+  experience: ['Experience', 'Experiencia', 'Expérience', 'Experiência'],
+  years: [
+    (v) => (/^\d+(?:[-–+]\d*)?\+?$/.test(v.trim()) ? `${v.trim()} years` : v),
+    (v) => (/^\d+(?:[-–+]\d*)?\+?$/.test(v.trim()) ? `${v.trim()} años` : v),
+    (v) => (/^\d+(?:[-–+]\d*)?\+?$/.test(v.trim()) ? `${v.trim()} ans` : v),
+    (v) => (/^\d+(?:[-–+]\d*)?\+?$/.test(v.trim()) ? `${v.trim()} anos` : v),
+  ],
+  workStyle: ['Work style', 'Forma de trabajo', 'Mode de travail', 'Modo de trabalho'],
+  search: ['Search', 'Buscar', 'Rechercher', 'Pesquisar'],
+  searchLabel: ['Search jobs', 'Buscar empleos', 'Rechercher des offres', 'Pesquisar vagas'],
+  category: ['Category', 'Categoría', 'Catégorie', 'Categoria'],
+  anyCategory: ['Any category', 'Cualquier categoría', 'Toutes les catégories', 'Qualquer categoria'],
+  place: ['Location', 'Ubicación', 'Lieu', 'Localização'],
+  anyPlace: ['Anywhere', 'Cualquier lugar', 'Partout', 'Qualquer lugar'],
+  remoteOnly: ['Remote only', 'Solo en remoto', 'Télétravail uniquement', 'Só remoto'],
+  filter: ['Show jobs', 'Ver empleos', 'Voir les offres', 'Ver vagas'],
+  clearFilters: ['Clear filters', 'Quitar filtros', 'Effacer les filtres', 'Limpar filtros'],
+  results: [
+    (n) => (n === 1 ? '1 job on this page' : `${n} jobs on this page`),
+    (n) => (n === 1 ? '1 empleo en esta página' : `${n} empleos en esta página`),
+    (n) => (n === 1 ? '1 offre sur cette page' : `${n} offres sur cette page`),
+    (n) => (n === 1 ? '1 vaga nesta página' : `${n} vagas nesta página`),
+  ],
+  noResults: [
+    'No jobs match these filters.',
+    'Ningún empleo coincide con estos filtros.',
+    'Aucune offre ne correspond à ces filtres.',
+    'Nenhuma vaga corresponde a estes filtros.',
+  ],
+  previous: ['First page', 'Primera página', 'Première page', 'Primeira página'],
+  backToRole: [
+    (title) => `Back to the role: ${title}`,
+    (title) => `Volver al puesto: ${title}`,
+    (title) => `Retour au poste : ${title}`,
+    (title) => `Voltar à vaga: ${title}`,
+  ],
+  allJobs: ['See all jobs', 'Ver todos los empleos', 'Voir toutes les offres', 'Ver todas as vagas'],
 };
 
-const es: ListingWords = {
-  seniority: 'Nivel',
-  experience: 'Experiencia',
-  years: (v) => (/^\d+(?:[-–+]\d*)?\+?$/.test(v.trim()) ? `${v.trim()} años` : v),
-  workStyle: 'Forma de trabajo',
-  search: 'Buscar',
-  searchLabel: 'Buscar empleos',
-  category: 'Categoría',
-  anyCategory: 'Cualquier categoría',
-  place: 'Ubicación',
-  anyPlace: 'Cualquier lugar',
-  remoteOnly: 'Solo en remoto',
-  filter: 'Ver empleos',
-  clearFilters: 'Quitar filtros',
-  results: (n) => (n === 1 ? '1 empleo en esta página' : `${n} empleos en esta página`),
-  noResults: 'Ningún empleo coincide con estos filtros.',
-  previous: 'Primera página',
-  backToRole: (title) => `Volver al puesto: ${title}`,
-  allJobs: 'Ver todos los empleos',
-};
-
-const fr: ListingWords = {
-  seniority: 'Niveau',
-  experience: 'Expérience',
-  years: (v) => (/^\d+(?:[-–+]\d*)?\+?$/.test(v.trim()) ? `${v.trim()} ans` : v),
-  workStyle: 'Mode de travail',
-  search: 'Rechercher',
-  searchLabel: 'Rechercher des offres',
-  category: 'Catégorie',
-  anyCategory: 'Toutes les catégories',
-  place: 'Lieu',
-  anyPlace: 'Partout',
-  remoteOnly: 'Télétravail uniquement',
-  filter: 'Voir les offres',
-  clearFilters: 'Effacer les filtres',
-  results: (n) => (n === 1 ? '1 offre sur cette page' : `${n} offres sur cette page`),
-  noResults: 'Aucune offre ne correspond à ces filtres.',
-  previous: 'Première page',
-  backToRole: (title) => `Retour au poste : ${title}`,
-  allJobs: 'Voir toutes les offres',
-};
-
-const pt: ListingWords = {
-  seniority: 'Nível',
-  experience: 'Experiência',
-  years: (v) => (/^\d+(?:[-–+]\d*)?\+?$/.test(v.trim()) ? `${v.trim()} anos` : v),
-  workStyle: 'Modo de trabalho',
-  search: 'Pesquisar',
-  searchLabel: 'Pesquisar vagas',
-  category: 'Categoria',
-  anyCategory: 'Qualquer categoria',
-  place: 'Localização',
-  anyPlace: 'Qualquer lugar',
-  remoteOnly: 'Só remoto',
-  filter: 'Ver vagas',
-  clearFilters: 'Limpar filtros',
-  results: (n) => (n === 1 ? '1 vaga nesta página' : `${n} vagas nesta página`),
-  noResults: 'Nenhuma vaga corresponde a estes filtros.',
-  previous: 'Primeira página',
-  backToRole: (title) => `Voltar à vaga: ${title}`,
-  allJobs: 'Ver todas as vagas',
-};
-
-export const LISTING_WORDS: Record<PageLang, ListingWords> = { en, es, fr, pt };
+export const LISTING_WORDS: Record<PageLang, ListingWords> = byLanguage(WORDS);
 
 const REGION_NAMES = new Map<PageLang, Intl.DisplayNames>();
 

@@ -1,5 +1,5 @@
 import type { AuthoredJob } from '../../contract/job.ts';
-import { PAGE_WORDS, type PageLang, type PageWords, formatMoney } from './i18n.ts';
+import { formatMoney, PAGE_WORDS, type PageLang, type PageWords } from './i18n.ts';
 
 /** The ad's pay as the page's language writes it ("€60,000 – €80,000 per year"); null without a figure. */
 export function salaryText(salary: AuthoredJob['salary'], lang: PageLang): string | null {

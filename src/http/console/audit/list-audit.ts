@@ -1,5 +1,5 @@
-import { AuditQuery } from '../../../contract/console-users.ts';
 import { AccountParams } from '../../../contract/console.ts';
+import { AuditQuery } from '../../../contract/console-users.ts';
 import type { Route } from '../../types.ts';
 
 export const listAudit: Route = (app, { audit }) => {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Text } from '../../../contract/text.ts';
 import { PublishBody } from '../../../contract/job.ts';
+import { Text } from '../../../contract/text.ts';
 import type { Route } from '../../types.ts';
 
 const JobPath = Type.Object({

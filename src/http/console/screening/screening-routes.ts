@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Text } from '../../../contract/text.ts';
 import { TemplateCreate, TemplatePatch } from '../../../contract/screening.ts';
+import { Text } from '../../../contract/text.ts';
 import type { Route } from '../../types.ts';
 
 const Id = Text({ minLength: 1, maxLength: 64 });

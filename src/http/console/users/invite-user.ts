@@ -1,5 +1,5 @@
-import { UserInvite } from '../../../contract/console-users.ts';
 import { AccountParams } from '../../../contract/console.ts';
+import { UserInvite } from '../../../contract/console-users.ts';
 import type { Route } from '../../types.ts';
 
 export const inviteUser: Route = (app, { consoleUsers }) => {

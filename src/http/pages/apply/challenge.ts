@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
 import { FORM_TOKEN_TTL_MS, tokenIssuedMs } from '../../../domain/intake/form-token.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
+import type { Clock } from '../../../lib/clock.ts';
 import { proofOfWorkValid } from '../../../lib/proof-of-work.ts';
 import type { RateLimitStore } from '../../../rate-limit/store.ts';
-import type { Clock } from '../../../lib/clock.ts';
 
 /** The apply page's abuse limits; tests shorten the wait. */
 export interface ApplyTunables {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { JobParams, PublishBody, type AuthoredJob } from '../../../contract/job.ts';
+import { type AuthoredJob, JobParams, PublishBody } from '../../../contract/job.ts';
 import { principalOf } from '../../../plugins/guard.ts';
 import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';

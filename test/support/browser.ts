@@ -1,0 +1,118 @@
+// Chromium for the page tests: Debian's /usr/bin/chromium driven by playwright-core, headless and
+// offline. A test file without Chromium skips its browser tests (`{ skip: NO_CHROMIUM }`).
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+  type Response,
+} from 'playwright-core';
+
+// The page's document, as far as the functions evaluated in Chromium use it (no DOM lib here).
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** False when Chromium is there; else why browser tests are skipped (node:test's `skip`). */
+export const NO_CHROMIUM: false | string = fs.existsSync(CHROMIUM)
+  ? false
+  : `Chromium not found at ${CHROMIUM}`;
+/** Where screenshots go (created by launchChromium). */
+export const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts');
+
+/** A headless Chromium that reaches nothing on its own (no updates, no background traffic). */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      ...extraArgs,
+    ],
+  });
+}
+
+/**
+ * One Chromium for the tests of a file: launched before the first test (unless Chromium is missing),
+ * closed after the last, with every context `offlineContext` opened. Answers the browser, readable
+ * inside tests and hooks.
+ */
+export function useBrowser(extraArgs: string[] = []): Browser {
+  let browser: Browser | null = null;
+  before(async () => {
+    if (!NO_CHROMIUM) browser = await launchChromium(extraArgs);
+  });
+  after(async () => {
+    await browser?.close();
+    browser = null;
+  });
+  return new Proxy({} as Browser, {
+    get(_target, key) {
+      if (browser === null)
+        throw new Error(`useBrowser: browser.${String(key)} read with no browser running`);
+      const value = browser[key as keyof Browser];
+      return typeof value === 'function' ? value.bind(browser) : value;
+    },
+  });
+}
+
+/**
+ * A browser context whose requests may reach `baseUrl` only (everything else is aborted), with
+ * 20-second timeouts.
+ */
+export async function offlineContext(
+  browser: Browser,
+  baseUrl: string,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(20_000);
+  await context.route('**/*', (route) =>
+    route.request().url().startsWith(baseUrl) ? route.continue() : route.abort(),
+  );
+  return context;
+}
+
+/**
+ * The page at phone width (390 px: no sideways scrolling) and desktop width, a full-page screenshot
+ * of each in ARTIFACTS as `<name>-390.png` and `<name>-1280.png`.
+ */
+export async function phoneAndDesktopShots(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  assert.ok(overflow <= 0, `${name}: no sideways scrolling at 390 px (${overflow})`);
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1280.png`), fullPage: true });
+}
+
+/** Runs `click` and waits for the apply form's POST to /apply/{jobId} to load as the new page. */
+export async function submitApplyForm(
+  page: Page,
+  jobId: string,
+  click: () => Promise<void>,
+): Promise<Response> {
+  const [response] = await Promise.all([
+    page.waitForResponse(
+      (r) =>
+        r.request().method() === 'POST' &&
+        new URL(r.url()).pathname === `/apply/${jobId}` &&
+        r.request().isNavigationRequest(),
+    ),
+    page.waitForEvent('domcontentloaded'),
+    click(),
+  ]);
+  return response;
+}
