@@ -127,12 +127,15 @@ export async function countStatements(options: CountOptions): Promise<void> {
       // The limited key stays over its limit all along; both sides see it refused from the start.
       const s = await measure(service, name);
       const b = await measure(baseline, name);
+      // The baseline looks the key up on every request, as issue 14 defines it; the service may
+      // skip the lookup of a key it looked up before while the credentials' generation vouches for it.
       const same = Math.abs(s.pg.total - b.pg.total) < 0.05 && Math.abs(s.redis.total - b.redis.total) < 0.05;
+      const noMore = s.pg.total < b.pg.total + 0.05 && s.redis.total < b.redis.total + 0.05;
       options.line(
         `statements per request: ${name}`,
         `SQL ${s.pg.total.toFixed(2)} vs ${b.pg.total.toFixed(2)}, Redis ${s.redis.total.toFixed(2)} vs ${b.redis.total.toFixed(2)}`,
-        'service = baseline',
-        name === 'limited' ? null : same,
+        'service ≤ baseline',
+        name === 'limited' ? null : noMore,
       );
       if (!same || process.env.BENCH_COUNT_DETAIL) {
         console.log(`    service  ${describe(s)}\n    baseline ${describe(b)}`);

@@ -274,8 +274,14 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const handle = await (overrides.handle ??
     openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).then(own));
   if (overrides.migrate !== false) await migrate(handle);
+  // Without Redis, only the embedded database (one process) lets the store vouch for every instance.
   const rateLimits =
-    overrides.rateLimits ?? own(config.redisUrl ? redisStore(config.redisUrl) : memoryStore());
+    overrides.rateLimits ??
+    own(
+      config.redisUrl
+        ? redisStore(config.redisUrl)
+        : memoryStore({ generations: config.databaseUrl === null }),
+    );
   const { token, source } = resolveConsoleToken(config);
   const files =
     overrides.files ??

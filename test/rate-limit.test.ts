@@ -196,13 +196,26 @@ describe('memoryStore', () => {
     const windowMs = 60_000;
     const t0 = Date.UTC(2026, 0, 1, 12, 0, 10); // 10 s into a minute
     const end = Date.UTC(2026, 0, 1, 12, 1, 0);
-    assert.deepEqual(await store.hit('a', windowMs, t0), { count: 1, resetAtMs: end });
-    assert.deepEqual(await store.hit('a', windowMs, t0 + 1_000), { count: 2, resetAtMs: end });
-    assert.deepEqual(await store.hit('b', windowMs, t0 + 2_000), { count: 1, resetAtMs: end });
-    assert.deepEqual(await store.hit('a', windowMs, end - 1), { count: 3, resetAtMs: end });
+    assert.deepEqual(await store.hit('a', windowMs, t0), { count: 1, resetAtMs: end, generation: null });
+    assert.deepEqual(await store.hit('a', windowMs, t0 + 1_000), { count: 2, resetAtMs: end, generation: null });
+    assert.deepEqual(await store.hit('b', windowMs, t0 + 2_000), { count: 1, resetAtMs: end, generation: null });
+    assert.deepEqual(await store.hit('a', windowMs, end - 1), { count: 3, resetAtMs: end, generation: null });
     // The next window starts afresh.
-    assert.deepEqual(await store.hit('a', windowMs, end), { count: 1, resetAtMs: end + windowMs });
-    assert.deepEqual(await store.hit('b', windowMs, end + 5), { count: 1, resetAtMs: end + windowMs });
+    assert.deepEqual(await store.hit('a', windowMs, end), { count: 1, resetAtMs: end + windowMs, generation: null });
+    assert.deepEqual(await store.hit('b', windowMs, end + 5), { count: 1, resetAtMs: end + windowMs, generation: null });
+    await store.close();
+  });
+
+  test('vouches for a generation only when asked to, and a change gives a new one', async () => {
+    assert.equal((await memoryStore().hit('a', 1_000, 0)).generation, null);
+    const store = memoryStore({ generations: true });
+    const first = (await store.hit('a', 1_000, 0)).generation;
+    assert.equal(typeof first, 'string');
+    assert.equal((await store.hit('b', 1_000, 0)).generation, first);
+    await store.credentialsChanged?.();
+    const second = (await store.hit('a', 1_000, 0)).generation;
+    assert.equal(typeof second, 'string');
+    assert.notEqual(second, first);
     await store.close();
   });
 

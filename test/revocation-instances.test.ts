@@ -29,7 +29,7 @@ async function instance(clock: ManualClock, rateLimits: ReturnType<typeof memory
 
 test('a key revoked on one instance fails with 401 on the next request to every other', async () => {
   const clock = new ManualClock(new Date('2030-01-01T10:00:05Z'));
-  const counters = memoryStore();
+  const counters = memoryStore({ generations: true });
   const [first, second, third] = [
     await instance(clock, counters),
     await instance(clock, counters),
@@ -52,7 +52,7 @@ test('a key revoked on one instance fails with 401 on the next request to every 
 
 test('a key refused from memory as over its limit is never answered 200 after its revocation', async () => {
   const clock = new ManualClock(new Date('2030-01-01T10:00:05Z'));
-  const counters = memoryStore();
+  const counters = memoryStore({ generations: true });
   const [first, second] = [await instance(clock, counters), await instance(clock, counters)];
   const { account, key } = await jobsAccount(first.app, { limits: { requestsPerMinute: 2 } });
   const api = client(second.app, key.secret);

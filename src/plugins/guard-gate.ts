@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AppError, rateLimited, unauthorized } from '../domain/errors.ts';
 import { hashSecret, type KeyService, type Principal } from '../domain/keys/key-service.ts';
 import { addressBucket } from '../lib/client-address.ts';
-import type { RateLimitStore } from '../rate-limit/store.ts';
+import type { RateLimitStore, WindowCount } from '../rate-limit/store.ts';
 import { leaveUnlogged } from './log.ts';
 
 const WINDOW_MS = 60_000;
@@ -17,10 +17,43 @@ class BoundedMap<V> extends Map<string, V> {
   }
 }
 
+/**
+ * The longest this instance trusts what it looked up of a key without looking again, even while
+ * the credentials' generation says nothing changed: it bounds how long a change made outside the
+ * service (SQL by hand), or one Redis could not be told of, goes unseen.
+ */
+export const MAX_TRUST_MS = 30_000;
+
+/** A key this instance has seen authenticate, by secret hash. */
+interface KnownKey {
+  keyId: string;
+  limit: number;
+  principal: Principal;
+  /** The credentials' generation read before the lookup; null: not to be trusted without one. */
+  generation: string | null;
+  lookedUpAtMs: number;
+  /** When the key's lastUsedAt was last written. */
+  usedAtMs: number;
+}
+
 /** Until when (epoch ms) this instance refuses a key hash or an address without asking anyone. */
 interface Refusal {
   untilMs: number;
   limit: number;
+}
+
+/**
+ * Whether a key looked up earlier may answer without a lookup: the store vouched for a generation
+ * before that lookup, the same generation is current (no key revoked, no limit changed since, on
+ * any instance), and the lookup is recent.
+ */
+function trusted(known: KnownKey, window: WindowCount, nowMs: number): boolean {
+  return (
+    known.generation !== null &&
+    window.generation === known.generation &&
+    nowMs - known.lookedUpAtMs < MAX_TRUST_MS &&
+    nowMs >= known.lookedUpAtMs
+  );
 }
 
 function rateHeaders(reply: FastifyReply, limit: number, count: number, resetAtMs: number): void {
@@ -56,8 +89,8 @@ function overKeyLimit(limit: number, resetAtMs: number, nowMs: number): AppError
  * window ends (see registerGuard).
  */
 export class CallerGate {
-  /** Keys this instance has seen authenticate (their id and limit), by secret hash. */
-  readonly #knownKeys = new BoundedMap<{ keyId: string; limit: number }>();
+  /** Keys this instance has seen authenticate, by secret hash. */
+  readonly #knownKeys = new BoundedMap<KnownKey>();
   readonly #refusedKeys = new BoundedMap<Refusal>();
   readonly #refusedAddresses = new BoundedMap<Refusal>();
   readonly #keys: KeyService;
@@ -71,12 +104,15 @@ export class CallerGate {
   }
 
   /**
-   * Forgets the keys' limits and refusals: a raised limit holds from the next request here;
-   * another instance forgets its refusals when the window ends (at most a minute).
+   * A key was revoked or an account's limits changed: forgets what this instance remembered of
+   * keys, and gives the credentials a new generation, so every other instance looks its keys up
+   * again from its next request. Another instance forgets its refusals when their window ends (at
+   * most a minute; a 429 is the answer for the rest of the window whatever changed).
    */
-  limitsChanged(): void {
+  async credentialsChanged(): Promise<void> {
     this.#knownKeys.clear();
     this.#refusedKeys.clear();
+    await this.#rateLimits.credentialsChanged?.();
   }
 
   addressRefusal(request: FastifyRequest, nowMs: number): AppError | null {
@@ -133,7 +169,7 @@ export class CallerGate {
       return overKeyLimit(refused.limit, refused.untilMs, nowMs);
     }
     const known = this.#knownKeys.get(hash);
-    let window: { count: number; resetAtMs: number } | null = null;
+    let window: WindowCount | null = null;
     if (known === undefined) {
       // A secret this instance has not seen work: the address may be past its failure budget.
       const throttled = this.addressRefusal(request, nowMs);
@@ -145,13 +181,28 @@ export class CallerGate {
         rateHeaders(reply, known.limit, window.count, window.resetAtMs);
         return overKeyLimit(known.limit, window.resetAtMs, nowMs);
       }
+      if (trusted(known, window, nowMs)) {
+        known.usedAtMs = await this.#keys.touchIfDue(known.keyId, known.usedAtMs);
+        rateHeaders(reply, known.limit, window.count, window.resetAtMs);
+        return known.principal;
+      }
     }
-    const principal = await this.#keys.authenticateHash(hash);
-    if (principal === null) {
+    const found = await this.#keys.lookUpHash(hash);
+    if (found === null) {
       this.#knownKeys.delete(hash);
       return this.failure(request, nowMs, unauthorized('The API key is not valid, or has been revoked.'));
     }
-    this.#knownKeys.set(hash, { keyId: principal.keyId, limit: principal.requestsPerMinute });
+    const { principal, usedAtMs } = found;
+    this.#knownKeys.set(hash, {
+      keyId: principal.keyId,
+      limit: principal.requestsPerMinute,
+      principal,
+      // Only a generation read before the lookup vouches for it: one read after could already be
+      // the one a revocation committed just before it made.
+      generation: window?.generation ?? null,
+      lookedUpAtMs: nowMs,
+      usedAtMs,
+    });
     if (counted) {
       window ??= await this.#rateLimits.hit(`key:${hash}`, WINDOW_MS, nowMs);
       const limit = principal.requestsPerMinute;

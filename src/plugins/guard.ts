@@ -75,7 +75,7 @@ export function registerGuard(
     consoleToken: string;
     authFailuresPerMinute?: number;
     /** Subscribes to changes of account limits made through this instance. */
-    onLimitsChanged?: (listener: () => void) => void;
+    onLimitsChanged?: (listener: () => Promise<void>) => void;
   },
 ): void {
   const gate = new CallerGate({
@@ -83,7 +83,8 @@ export function registerGuard(
     rateLimits: deps.rateLimits,
     failureLimit: deps.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
   });
-  deps.onLimitsChanged?.(() => gate.limitsChanged());
+  deps.onLimitsChanged?.(() => gate.credentialsChanged());
+  deps.keys.onRevoked(() => gate.credentialsChanged());
   const { clock } = deps;
 
   const table: RouteGuard[] = [];

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as IORedis from 'ioredis';
 
@@ -5,11 +6,23 @@ import type * as IORedis from 'ioredis';
 export interface WindowCount {
   count: number;
   resetAtMs: number;
+  /**
+   * The credentials' generation, read in the same round trip as the count: it changes whenever a
+   * key is revoked or an account's limits change, on whichever instance. Absent or null when the
+   * store cannot vouch for every instance (Redis out, or several instances without Redis): then
+   * nothing remembered of a key may be trusted.
+   */
+  generation?: string | null;
 }
 
 export interface RateLimitStore {
   /** Counts one request for `key` in the window that holds `nowMs`. */
   hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount>;
+  /**
+   * A key was revoked or an account's limits changed (committed): gives the credentials a new
+   * generation, so that every instance looks its keys up again from its next request.
+   */
+  credentialsChanged?(): Promise<void>;
   close(): Promise<void>;
   /** Where counts currently go (the readiness probe and the metrics report it). */
   health?(): StoreHealth;
@@ -20,10 +33,21 @@ function windowOf(windowMs: number, nowMs: number): { start: number; end: number
   return { start, end: start + windowMs };
 }
 
-/** Counters of this process alone: the embedded default, right for one instance. */
-export function memoryStore(): RateLimitStore {
+/** A generation no earlier one shares, whatever restarted in between. */
+function newGeneration(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * Counters of this process alone: the embedded default, right for one instance. `generations`:
+ * the store may vouch for the credentials' generation, because every instance that could revoke a
+ * key counts through it (the embedded database is one process; tests share one store between
+ * instances). Never for one of several instances on PostgreSQL without Redis.
+ */
+export function memoryStore(options: { generations?: boolean } = {}): RateLimitStore {
   const counters = new Map<string, WindowCount>();
   let lastSweep = 0;
+  let generation: string | null = options.generations === true ? newGeneration() : null;
   return {
     async hit(key, windowMs, nowMs) {
       const { start, end } = windowOf(windowMs, nowMs);
@@ -35,7 +59,10 @@ export function memoryStore(): RateLimitStore {
       const entry = counters.get(id) ?? { count: 0, resetAtMs: end };
       entry.count += 1;
       counters.set(id, entry);
-      return { ...entry };
+      return { count: entry.count, resetAtMs: entry.resetAtMs, generation };
+    },
+    async credentialsChanged() {
+      if (generation !== null) generation = newGeneration();
     },
     health() {
       return { mode: 'local', redis: false };
@@ -46,11 +73,14 @@ export function memoryStore(): RateLimitStore {
   };
 }
 
-// INCR and PEXPIRE in one step, so a counter never outlives its window.
+// INCR and PEXPIRE in one step, so a counter never outlives its window; the credentials'
+// generation comes back with the count (false, i.e. null, when Redis has none: after a restart).
 const HIT_SCRIPT = `
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`;
+return {n, redis.call('GET', KEYS[2])}`;
+
+const GENERATION_KEY = 'credentials:generation';
 
 const CONNECT_TIMEOUT_MS = 1_000;
 
@@ -144,17 +174,34 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RedisR
       if (redis.status === 'ready' && Date.now() >= skipUntil) {
         try {
           const { start, end } = windowOf(windowMs, nowMs);
-          const count = Number(
-            await redis.eval(HIT_SCRIPT, 1, `rl:${key}:${start}`, String(windowMs + 1000)),
-          );
+          const [count, generation] = (await redis.eval(
+            HIT_SCRIPT,
+            2,
+            `rl:${key}:${start}`,
+            GENERATION_KEY,
+            String(windowMs + 1000),
+          )) as [number, string | null];
           setMode('shared');
-          return { count, resetAtMs: end };
+          // None yet (a new or restarted Redis): one is made; until then nothing is trusted.
+          if (generation === null) redis.set(GENERATION_KEY, newGeneration(), 'NX').catch(() => {});
+          return { count: Number(count), resetAtMs: end, generation };
         } catch (error) {
           skipUntil = Date.now() + retryAfterMs;
           setMode('local', error as Error);
         }
       }
       return local.hit(key, windowMs, nowMs);
+    },
+    async credentialsChanged() {
+      // Awaited by the revocation: once it answers, every instance reads the new generation. If
+      // Redis cannot be told, the instances that still reach it keep trusting what they remember
+      // for at most the guard's MAX_TRUST_MS (docs/decisions.md).
+      try {
+        await redis.set(GENERATION_KEY, newGeneration());
+      } catch (error) {
+        skipUntil = Date.now() + retryAfterMs;
+        setMode('local', error as Error);
+      }
     },
     health() {
       return { mode, redis: true };

@@ -42,7 +42,7 @@ function checkAddress(address: string): void {
 
 export function createAccountService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
-  const limitListeners: (() => void)[] = [];
+  const limitListeners: (() => void | Promise<void>)[] = [];
 
   async function claimAddress(trx: Db, accountId: string, address: string): Promise<void> {
     checkAddress(address);
@@ -55,8 +55,11 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
   }
 
   return {
-    /** Told after a change of an account's limits commits (the guard forgets what it remembered of them). */
-    onLimitsChanged(listener: () => void): void {
+    /**
+     * Told after a change of an account's limits commits, before the change answers (the guard
+     * forgets what it remembered of them, on every instance).
+     */
+    onLimitsChanged(listener: () => void | Promise<void>): void {
       limitListeners.push(listener);
     },
 
@@ -133,7 +136,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
             return after;
           }),
         );
-        if (patch.limits !== undefined) for (const listener of limitListeners) listener();
+        if (patch.limits !== undefined) for (const listener of limitListeners) await listener();
         return updated;
       } catch (error) {
         throw uniqueAddressConflict(error, patch.companyAddress);

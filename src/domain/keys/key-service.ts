@@ -44,23 +44,35 @@ export function toKeyView(row: ApiKeyRow): ApiKey {
 export function createKeyService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
+  const revocationListeners: (() => Promise<void>)[] = [];
+
   /**
-   * As authenticate, given the secret's SHA-256 (the guard has it already: it counts by it). The
-   * lookup is an index probe on the hash, whose timing says nothing about the secret.
+   * The principal behind a secret's SHA-256 (the guard has it already: it counts by it), and when
+   * the key's use was last written (this lookup writes it when a minute has passed). The lookup is
+   * an index probe on the hash, whose timing says nothing about the secret.
    */
-  async function authenticateHash(secretHash: string): Promise<Principal | null> {
+  async function lookUpHash(secretHash: string): Promise<{ principal: Principal; usedAtMs: number } | null> {
     const row = await keyRepository.findLiveByHash(db, secretHash);
     if (!row) return null;
-    const now = clock.now();
-    if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
-      await keyRepository.touch(db, row.key_id, now);
-    }
-    return {
+    const principal: Principal = {
       keyId: row.key_id,
       accountId: row.account_id,
       scopes: new Set(row.scopes.filter(isScope)),
       requestsPerMinute: row.requests_per_minute,
     };
+    return { principal, usedAtMs: await touchIfDue(row.key_id, row.last_used_at?.getTime() ?? null) };
+  }
+
+  /** Writes a key's lastUsedAt if the last write is a minute old; when it was last written. */
+  async function touchIfDue(keyId: string, usedAtMs: number | null): Promise<number> {
+    const now = clock.now();
+    if (usedAtMs !== null && now.getTime() - usedAtMs <= TOUCH_INTERVAL_MS) return usedAtMs;
+    await keyRepository.touch(db, keyId, now);
+    return now.getTime();
+  }
+
+  async function authenticateHash(secretHash: string): Promise<Principal | null> {
+    return (await lookUpHash(secretHash))?.principal ?? null;
   }
 
   return {
@@ -106,23 +118,32 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       return (await keyRepository.listForAccount(db, accountId)).map(toKeyView);
     },
 
+    /**
+     * Revokes; answers once the revocation has committed and every listener (the guard, which
+     * tells every instance through the rate-limit store) has been told.
+     */
     async revoke(accountId: string, keyId: string, seal?: Seal<{ keyId: string }>): Promise<void> {
       await db.transaction().execute(async (trx) => {
         if (!(await keyRepository.revoke(trx, accountId, keyId, clock.now()))) throw notFound('Key');
         await seal?.(trx, { keyId });
       });
+      for (const listener of revocationListeners) await listener();
     },
 
-    /**
-     * The principal behind a presented secret, read from the database on every request so that a
-     * revocation holds from the next request on every instance.
-     */
+    /** Told after a revocation commits, before the revocation answers. */
+    onRevoked(listener: () => Promise<void>): void {
+      revocationListeners.push(listener);
+    },
+
+    /** The principal behind a presented secret, read from the database. */
     async authenticate(secret: string): Promise<Principal | null> {
       if (!plausibleSecret(secret)) return null;
       return authenticateHash(hashSecret(secret));
     },
 
     authenticateHash,
+    lookUpHash,
+    touchIfDue,
   };
 }
 
