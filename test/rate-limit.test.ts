@@ -197,12 +197,28 @@ describe('memoryStore', () => {
     const t0 = Date.UTC(2026, 0, 1, 12, 0, 10); // 10 s into a minute
     const end = Date.UTC(2026, 0, 1, 12, 1, 0);
     assert.deepEqual(await store.hit('a', windowMs, t0), { count: 1, resetAtMs: end, generation: null });
-    assert.deepEqual(await store.hit('a', windowMs, t0 + 1_000), { count: 2, resetAtMs: end, generation: null });
-    assert.deepEqual(await store.hit('b', windowMs, t0 + 2_000), { count: 1, resetAtMs: end, generation: null });
+    assert.deepEqual(await store.hit('a', windowMs, t0 + 1_000), {
+      count: 2,
+      resetAtMs: end,
+      generation: null,
+    });
+    assert.deepEqual(await store.hit('b', windowMs, t0 + 2_000), {
+      count: 1,
+      resetAtMs: end,
+      generation: null,
+    });
     assert.deepEqual(await store.hit('a', windowMs, end - 1), { count: 3, resetAtMs: end, generation: null });
     // The next window starts afresh.
-    assert.deepEqual(await store.hit('a', windowMs, end), { count: 1, resetAtMs: end + windowMs, generation: null });
-    assert.deepEqual(await store.hit('b', windowMs, end + 5), { count: 1, resetAtMs: end + windowMs, generation: null });
+    assert.deepEqual(await store.hit('a', windowMs, end), {
+      count: 1,
+      resetAtMs: end + windowMs,
+      generation: null,
+    });
+    assert.deepEqual(await store.hit('b', windowMs, end + 5), {
+      count: 1,
+      resetAtMs: end + windowMs,
+      generation: null,
+    });
     await store.close();
   });
 
