@@ -56,7 +56,20 @@ test('the lockfile keeps one copy of each @aws-sdk and @smithy package', () => {
 test('platform-specific packages say which libc they are built for, so musl never gets a glibc binary', () => {
   const linux = Object.entries(lock.packages).filter(([, entry]) => entry.os?.includes('linux'));
   assert.ok(linux.length > 0);
-  for (const [key, entry] of linux) assert.ok(entry.libc && entry.libc.length > 0, `${key} has no libc`);
+  // Where a package ships a glibc and a musl build for one CPU, each must say which it is, or npm
+  // installs both and the wrong one may load. (A build with no musl sibling, such as
+  // @napi-rs/canvas-linux-arm-gnueabihf, has nothing to be confused with.)
+  const builds = new Map<string, string[]>();
+  for (const [key, entry] of linux) {
+    const family = `${key.split('-linux-')[0]} ${entry.cpu?.join(',')}`;
+    builds.set(family, [...(builds.get(family) ?? []), key]);
+  }
+  const paired = [...builds.values()].filter((keys) => keys.length > 1).flat();
+  assert.ok(paired.length > 0);
+  for (const key of paired) {
+    const entry = lock.packages[key]!;
+    assert.ok(entry.libc && entry.libc.length > 0, `${key} has no libc`);
+  }
 });
 
 const probe = `
