@@ -13,6 +13,10 @@ const GRACE_MS = 4_000;
 function slowPut(uploadUrl: string, bytes: Buffer) {
   const url = new URL(uploadUrl);
   let sendRest!: () => void;
+  let flushed!: () => void;
+  const halfSent = new Promise<void>((resolve) => {
+    flushed = resolve;
+  });
   const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const request = http.request(
       {
@@ -33,10 +37,10 @@ function slowPut(uploadUrl: string, bytes: Buffer) {
     );
     request.on('error', reject);
     const half = Math.floor(bytes.length / 2);
-    request.write(bytes.subarray(0, half));
+    request.write(bytes.subarray(0, half), () => flushed());
     sendRest = () => request.end(bytes.subarray(half));
   });
-  return { answered, sendRest: () => sendRest() };
+  return { answered, halfSent, sendRest: () => sendRest() };
 }
 
 async function uploadSlot(service: ServiceProcess, secret: string, bytes: number): Promise<string> {
@@ -90,6 +94,10 @@ describe('SIGTERM drains and exits 0', () => {
       const pdf = pdfFixture('cv-2-pages.pdf');
       const put = slowPut(await uploadSlot(service, secret, pdf.length), pdf);
       put.answered.catch(() => undefined);
+      // The half is on the wire, and the service has answered another request since: it has read
+      // the PUT's headers (on a loaded machine a fixed wait alone let SIGTERM arrive first).
+      await put.halfSent;
+      await fetch(`${service.baseUrl}/healthz`);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const signalledAt = Date.now();
       service.kill('SIGTERM');
