@@ -16,7 +16,10 @@ const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
   devDependencies: Record<string, string>;
 };
 const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8')) as {
-  packages: Record<string, { version?: string; hasInstallScript?: boolean; os?: string[]; libc?: string[] }>;
+  packages: Record<
+    string,
+    { version?: string; hasInstallScript?: boolean; os?: string[]; libc?: string[]; cpu?: string[] }
+  >;
 };
 
 const nameOf = (key: string) => key.replace(/^.*node_modules\//, '');

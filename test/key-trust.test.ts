@@ -5,7 +5,6 @@
 // against Redis when REDIS_URL is set (two stores, two connections, as two processes would have).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
 import { sql } from 'kysely';
 import type { DbHandle } from '../src/db/connect.ts';
 import { ManualClock } from '../src/lib/clock.ts';
@@ -13,18 +12,7 @@ import { MAX_TRUST_MS } from '../src/plugins/guard-gate.ts';
 import { memoryStore, type RateLimitStore, redisStore } from '../src/rate-limit/store.ts';
 import { client, consoleCall, intakeAccount } from './support/accounts.ts';
 import { closeDatabase, database, startApp, type TestContext, testConfig } from './support/app.ts';
-
-/** Counts every statement an instance's services run. */
-class QueryCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery<T>(args: { node: T }): T {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count += 1;
-    return args.result;
-  }
-}
+import { countedHandle } from './support/statements.ts';
 
 let handle: DbHandle;
 const opened: TestContext[] = [];
@@ -39,8 +27,9 @@ after(async () => {
 type Stores = () => RateLimitStore;
 
 async function instance(clock: ManualClock, rateLimits: RateLimitStore) {
-  const counter = new QueryCounter();
-  const ctx = await startApp({ clock, rateLimits, handle: { ...handle, db: handle.db.withPlugin(counter) } });
+  const counted = countedHandle(handle);
+  const ctx = await startApp({ clock, rateLimits, handle: counted.handle });
+  const { counter } = counted;
   opened.push(ctx);
   return { ctx, counter };
 }
@@ -51,7 +40,7 @@ const kinds: [string, Stores][] = [
     'one in-process store shared by the instances',
     (() => {
       const shared = memoryStore({ generations: true });
-      // Closed once, by the last instance that holds it.
+      // Never closed by an instance: the next one goes on counting in it.
       return () => ({ ...shared, close: async () => {} });
     })(),
   ],
@@ -92,6 +81,20 @@ for (const [kind, store] of kinds) {
       assert.equal(revoked.statusCode, 204);
       for (const ctx of [second.ctx, first.ctx])
         assert.equal((await client(ctx.app, key.secret).get('/v1/consent-text')).statusCode, 401);
+    });
+
+    test('a key refused from memory as over its limit is never answered 200 after its revocation', async () => {
+      const { clock, first, second } = await pair();
+      const { account, key } = await intakeAccount(first.ctx.app, { limits: { requestsPerMinute: 2 } });
+      const api = client(second.ctx.app, key.secret);
+      for (let i = 0; i < 2; i++) assert.equal((await api.get('/v1/consent-text')).statusCode, 200);
+      assert.equal((await api.get('/v1/consent-text')).statusCode, 429);
+      const revoked = await consoleCall(first.ctx.app, 'DELETE', `/accounts/${account.id}/keys/${key.id}`);
+      assert.equal(revoked.statusCode, 204);
+      // Still refused within the window (a 429 costs nothing), then 401 once the window ends.
+      assert.equal((await api.get('/v1/consent-text')).statusCode, 429);
+      clock.advance(60_000);
+      assert.equal((await api.get('/v1/consent-text')).statusCode, 401);
     });
 
     test('a limit changed through one instance holds from the next request on the other', async () => {

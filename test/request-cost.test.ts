@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
 import type { DbHandle } from '../src/db/connect.ts';
 import { addressBucket } from '../src/lib/client-address.ts';
 import { ManualClock } from '../src/lib/clock.ts';
@@ -14,18 +13,7 @@ import { memoryStore } from '../src/rate-limit/store.ts';
 import { client, consoleCall, jobsAccount, newAccount, newKey } from './support/accounts.ts';
 import { closeDatabase, database, startApp } from './support/app.ts';
 import { errorOf } from './support/assert.ts';
-
-/** Counts every statement the app's services run. */
-class QueryCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery<T>(args: { node: T }): T {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count += 1;
-    return args.result;
-  }
-}
+import { countedHandle } from './support/statements.ts';
 
 let handle: DbHandle;
 before(async () => {
@@ -35,8 +23,8 @@ before(async () => {
 after(closeDatabase);
 
 async function counted(options: Parameters<typeof startApp>[0] = {}) {
-  const counter = new QueryCounter();
-  const ctx = await startApp({ ...options, handle: { ...handle, db: handle.db.withPlugin(counter) } });
+  const { handle: countedDb, counter } = countedHandle(handle);
+  const ctx = await startApp({ ...options, handle: countedDb });
   return { ctx, counter };
 }
 
