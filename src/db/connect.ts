@@ -186,10 +186,12 @@ function isRead(sql: string): boolean {
 class RetryingClient {
   #client: pg.PoolClient | null;
   readonly #pool: pg.Pool;
+  readonly #attempts: number;
   #inTransaction = false;
-  constructor(client: pg.PoolClient, pool: pg.Pool) {
+  constructor(client: pg.PoolClient, pool: pg.Pool, attempts: number) {
     this.#client = client;
     this.#pool = pool;
+    this.#attempts = attempts;
   }
   async query(sql: string, parameters: readonly unknown[]): Promise<pg.QueryResult> {
     const word = sql.trimStart().slice(0, 10).toLowerCase();
@@ -202,10 +204,11 @@ class RetryingClient {
       return await this.#session().query(sql, parameters as unknown[]);
     } catch (error) {
       if (!retryable || !isConnectionFault(error)) throw error;
-      // Other idle connections may have died with this one and not be known dead yet: each
-      // attempt takes a fresh one, a few times at most.
+      // Every other idle connection may have died with this one (a restart, a mass termination)
+      // and not be known dead yet: each attempt takes the next one, as many times as the pool
+      // holds connections. A dead one fails at once; a connect that fails ends the retries.
       let last = error;
-      for (let attempt = 0; attempt < READ_ATTEMPTS && isConnectionFault(last); attempt++) {
+      for (let attempt = 0; attempt < this.#attempts && isConnectionFault(last); attempt++) {
         this.#client?.release(last as Error);
         this.#client = null;
         this.#client = await this.#pool.connect();
@@ -243,9 +246,10 @@ async function openPostgres(databaseUrl: string, options: PostgresOptions = {}):
   const onError = options.onConnectionError ?? (() => undefined);
   // timestamptz → Date is pg's default; bigint counts are cast to int in SQL where they are read.
   // A connect that cannot complete fails within 5 s instead of queueing the request for ever.
+  const max = options.max ?? 10;
   const pool: pg.Pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: options.max ?? 10,
+    max,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
   });
@@ -259,7 +263,7 @@ async function openPostgres(databaseUrl: string, options: PostgresOptions = {}):
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
       pool: {
-        connect: async () => new RetryingClient(await pool.connect(), pool) as never,
+        connect: async () => new RetryingClient(await pool.connect(), pool, max + 1) as never,
         end: () => pool.end(),
       },
     }),
@@ -288,8 +292,6 @@ async function openPostgres(databaseUrl: string, options: PostgresOptions = {}):
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
-/** Fresh connections a read (or a BEGIN) is tried on after its own connection was lost. */
-const READ_ATTEMPTS = 3;
 
 /** `databaseUrl` set: that PostgreSQL server. Otherwise PGlite under `dataDir` (or in memory when null). */
 export async function openDatabase(options: {
