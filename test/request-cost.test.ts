@@ -235,6 +235,38 @@ describe('request logging', () => {
     assert.ok(!JSON.stringify(lines).includes(key.secret));
   });
 
+  test('the access line is the one pino writes: same fields, same order, same escaping', async () => {
+    const raw: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        raw.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const { ctx } = await counted({ logger: { ...(loggerOptions('info') as object), stream } });
+    raw.length = 0;
+    // A URL with a character JSON must escape (a backslash; inject encodes quotes and letters).
+    const url = '/v1/jobs/%22quote%5C%C3%A9?x="\\é';
+    const res = await ctx.app.inject({ method: 'GET', url });
+    await new Promise((resolve) => setImmediate(resolve));
+    const id = String(res.headers['x-request-id']);
+    const ours = raw.find((line) => line.includes(id) && line.includes('request completed'))!;
+    const parsed = JSON.parse(ours) as { time: number; responseTime: number; req: { url: string } };
+    assert.ok(parsed.req.url.includes('\\'), 'a URL with a character JSON escapes');
+    // What pino itself writes for the same request through the app's logger.
+    raw.length = 0;
+    ctx.app.log.child({ requestId: id }).info(
+      {
+        req: { method: 'GET', url: parsed.req.url },
+        res: { statusCode: res.statusCode },
+        responseTime: parsed.responseTime,
+      },
+      'request completed',
+    );
+    const pinos = raw[0]!.replace(/"time":\d+/, `"time":${parsed.time}`);
+    assert.equal(ours, pinos);
+  });
+
   test('a flood of refusals answered from memory is logged once, not once per request', async () => {
     const lines: Record<string, unknown>[] = [];
     const stream = new Writable({

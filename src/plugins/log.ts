@@ -98,14 +98,21 @@ export function leaveUnlogged(request: FastifyRequest): void {
 /**
  * One line per request, when it is answered, carrying the request id (as every line of the request
  * does), method, URL, status and time. Fastify's own logging writes two lines per request; one is
- * what an access log needs.
+ * what an access log needs. The line is the one pino would write (same fields, same order), put
+ * together here and handed to the logger's stream (scrubbing included): pino's serialising of the
+ * object was a twentieth of a cheap request's CPU (issue 14).
  */
 export function registerRequestLog(app: FastifyInstance): void {
+  const root = app.log as unknown as pino.Logger;
+  const internals = root as unknown as Record<symbol, unknown>;
+  const stream = internals[pino.symbols.streamSym] as pino.DestinationStream;
+  // The root logger's bindings as pino writes them: `,"pid":…,"hostname":"…"`.
+  const bindings = internals[pino.symbols.chindingsSym] as string;
   app.addHook('onResponse', (request, reply, done) => {
-    if (unlogged.has(request)) return done();
-    request.log.info(
-      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-      'request completed',
+    if (unlogged.has(request) || !root.isLevelEnabled('info')) return done();
+    const { method, url } = serializeRequest(request);
+    stream.write(
+      `{"level":30,"time":${Date.now()}${bindings},"requestId":${JSON.stringify(request.id)},"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}},"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`,
     );
     done();
   });
