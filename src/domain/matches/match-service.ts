@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MatchPage } from '../../contract/match.ts';
+import type { Match, MatchPage } from '../../contract/match.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
@@ -40,6 +40,25 @@ const roleTerms = (role: RoleProfile) => [
   ...(role.required.length === 0 ? role.nice.map((skill) => skill.key) : []),
   ...role.concepts.map((concept) => `t:${concept}`),
 ];
+
+/** A match as the API shows it (its stored score is in ten-thousandths). */
+function matchOf(row: {
+  id: string;
+  job_id: string;
+  candidate_id: string;
+  score: number;
+  reasons: string[];
+  created_at: Date | string;
+}): Match {
+  return {
+    matchId: row.id,
+    jobId: row.job_id,
+    candidateId: row.candidate_id,
+    score: row.score / 10_000,
+    reasons: row.reasons,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
 
 /** A subject whose virtual CV was just built; a platform person has no account (every pool). */
 export interface BuiltSubject {
@@ -291,7 +310,7 @@ export function createMatchService(deps: {
       accountId: string,
       jobId: string,
       candidateId: string,
-    ): Promise<{ candidateId: string; cv: Record<string, unknown> | null }> {
+    ): Promise<{ candidateId: string; cv: Record<string, unknown> | null; match: Match | null }> {
       const job = await jobRepository.find(db, accountId, jobId);
       if (!job) throw notFound('Job');
       const match = await matchRepository.matchOf(db, accountId, jobId, candidateId);
@@ -303,7 +322,7 @@ export function createMatchService(deps: {
       else if (await candidateRepository.find(db, accountId, candidateId))
         cv = await cvRepository.virtualCv(db, 'candidate', candidateId);
       else throw notFound('Candidate');
-      return { candidateId, cv: cv ?? null };
+      return { candidateId, cv: cv ?? null, match: match ? matchOf(match) : null };
     },
 
     /** Runs that fell back to lexical ranking since the last call (maintenance reports them). */
@@ -333,14 +352,7 @@ export function createMatchService(deps: {
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       return {
-        matches: page.map((row) => ({
-          matchId: row.id,
-          jobId: row.job_id,
-          candidateId: row.candidate_id,
-          score: row.score / 10_000,
-          reasons: row.reasons,
-          createdAt: new Date(row.created_at).toISOString(),
-        })),
+        matches: page.map(matchOf),
         nextCursor: rows.length > limit && last ? encodeCursor(`${last.score}:${last.id}`) : null,
       };
     },
