@@ -13,7 +13,7 @@ import { candidateRepository } from '../intake/candidate-repository.ts';
 import { personRepository } from '../intake/person-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
-import type { EmbeddingProvider } from './embeddings.ts';
+import type { EmbeddingObserver, EmbeddingProvider } from './embeddings.ts';
 import { type ManagedRoleRow, matchRepository, type SubjectKind } from './match-repository.ts';
 import { type CandidateProfile, candidateProfile, type RoleProfile, roleProfile } from './profile.ts';
 import { finalRank, RELEVANCE_FLOOR, shortlist } from './rank.ts';
@@ -90,8 +90,22 @@ export function createMatchService(deps: {
   warn?: (message: string) => void;
 }) {
   const { db, clock, queue, events } = deps;
+  const observers = new Set<EmbeddingObserver>();
   const semantic = deps.embeddings
-    ? createSemantic({ db, clock, provider: deps.embeddings, ...(deps.warn ? { warn: deps.warn } : {}) })
+    ? createSemantic({
+        db,
+        clock,
+        provider: deps.embeddings,
+        ...(deps.warn ? { warn: deps.warn } : {}),
+        observer: {
+          call: (outcome) => {
+            for (const o of observers) o.call(outcome);
+          },
+          fallback: (reason) => {
+            for (const o of observers) o.fallback(reason);
+          },
+        },
+      })
     : null;
 
   /** The role's state that generation depends on: its words, its cap, and the account's pool. */
@@ -323,6 +337,14 @@ export function createMatchService(deps: {
         cv = await cvRepository.virtualCv(db, 'candidate', candidateId);
       else throw notFound('Candidate');
       return { candidateId, cv: cv ?? null, match: match ? matchOf(match) : null };
+    },
+
+    /** The embedding provider's model; null when matching ranks lexically only (no provider). */
+    embeddingModel: semantic?.model ?? null,
+
+    /** Adds an observer of the provider's calls and fallbacks (the app's metrics and log). */
+    observeEmbeddings(observer: EmbeddingObserver): void {
+      observers.add(observer);
     },
 
     /** Runs that fell back to lexical ranking since the last call (maintenance reports them). */
