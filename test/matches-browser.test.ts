@@ -57,6 +57,48 @@ async function accessibility(
   return { controls, unnamed, landmarks };
 }
 
+/**
+ * Text whose contrast with the background behind it is under WCAG AA (4.5:1, 3:1 for large text),
+ * computed in Chromium from the rendered colours; text off screen (the skip link, hidden suffixes)
+ * is left out. A string, evaluated in the page (this file compiles without the DOM lib).
+ */
+const LOW_CONTRAST = `(() => {
+  const parse = (c) => {
+    const m = /rgba?\\(([^)]+)\\)/.exec(c);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[\\s,/]+/).filter(Boolean).map(Number);
+    return { r, g, b, a };
+  };
+  const lum = ({ r, g, b }) => {
+    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const behind = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c.a === 1) return c;
+    }
+    return { r: 255, g: 255, b: 255, a: 1 };
+  };
+  const low = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el) continue;
+    const style = getComputedStyle(el);
+    const box = el.getBoundingClientRect();
+    if (style.visibility === 'hidden' || box.width === 0 || box.right < 0) continue;
+    const [hi, lo] = [lum(parse(style.color)), lum(behind(el))].sort((x, y) => y - x);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) low.push(text.slice(0, 40) + ': ' + ratio.toFixed(2));
+  }
+  return low;
+})()`;
+
 /** The page as a person meets it: one h1, headings in order, named controls, landmarks, no overflow. */
 async function checkPage(page: Page, name: string): Promise<string[]> {
   await phoneAndDesktopShots(page, name);
@@ -70,6 +112,7 @@ async function checkPage(page: Page, name: string): Promise<string[]> {
   assert.equal(levels[0], 1, `${name}: the h1 comes first (${levels.join(',')})`);
   for (let i = 1; i < levels.length; i++)
     assert.ok(levels[i]! <= levels[i - 1]! + 1, `${name}: headings in order (${levels.join(',')})`);
+  assert.deepEqual(await page.evaluate(LOW_CONTRAST), [], `${name}: text contrast at least WCAG AA`);
   const { controls, unnamed, landmarks } = await accessibility(page);
   assert.deepEqual(unnamed, [], `${name}: every link and button has an accessible name`);
   assert.ok(landmarks.includes('banner'), `${name}: a banner (${landmarks.join(',')})`);
