@@ -254,6 +254,32 @@ describe('the embedding provider', () => {
 });
 
 describe('the embedding provider, seen by an operator', () => {
+  test('a failure that is not the provider’s own is told by its name and code, never its message', async () => {
+    const s = await screeningAccount(ctx.app);
+    const job = await createPublished(s.api, ROLE);
+    await manageJob(ctx.app, s.account.id, job.id);
+    const personal = 'Ana Souza <ana.souza@example.com>';
+    const throwing = {
+      model: 'throws',
+      batchSize: 8,
+      embed: async (): Promise<number[][]> => {
+        throw Object.assign(new TypeError(`cannot read ${personal}`), { code: 'E_ODD' });
+      },
+    };
+    const warnings: string[] = [];
+    const told: string[] = [];
+    const matches = service(throwing, warnings);
+    matches.observeEmbeddings({
+      call: (outcome) => told.push(`call ${outcome}`),
+      fallback: (reason) => told.push(`fallback ${reason}`),
+    });
+    await matches.generate(s.account.id, job.id);
+    assert.deepEqual(told, ['call error', 'fallback TypeError E_ODD while embedding']);
+    assert.deepEqual(warnings, [
+      'embeddings unavailable, ranking lexically: TypeError E_ODD while embedding',
+    ]);
+  });
+
   test('GET /metrics counts its calls by outcome and the lexical fallbacks; a fallback is one warn line, nothing personal', async () => {
     const lines: string[] = [];
     const stream = new Writable({

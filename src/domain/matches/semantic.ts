@@ -32,6 +32,16 @@ export function profileText(profile: CandidateProfile, words: readonly string[])
     .join('. ');
 }
 
+/**
+ * Why a run fell back, for the log: the provider's own words (`the provider answered 500`);
+ * anything else (the database) by its name and code only, as its message might quote data.
+ */
+function reasonOf(error: unknown): string {
+  if (error instanceof EmbeddingError) return error.message;
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return `${typeof name === 'string' ? name : 'Error'}${typeof code === 'string' ? ` ${code}` : ''} while embedding`;
+}
+
 export function createSemantic(deps: {
   db: Db;
   clock: Clock;
@@ -45,11 +55,7 @@ export function createSemantic(deps: {
   let fallbacks = 0;
   const failed = (error: unknown) => {
     fallbacks++;
-    // The provider's own words; anything else (the database) by its name and code only.
-    const reason =
-      error instanceof EmbeddingError
-        ? error.message
-        : `${(error as Error)?.name ?? 'Error'}${typeof (error as { code?: unknown })?.code === 'string' ? ` ${(error as { code: string }).code}` : ''} while embedding`;
+    const reason = reasonOf(error);
     deps.warn?.(`embeddings unavailable, ranking lexically: ${reason}`);
     observer?.fallback(reason);
   };
