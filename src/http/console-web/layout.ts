@@ -6,7 +6,7 @@ import { sendPage } from '../pages/page-shell.ts';
 
 const STYLE = `<style>main{max-width:72rem}header.console{max-width:72rem;margin:0 auto;padding:1rem 1rem 0;overflow-wrap:anywhere}
 header.console+main{padding-top:.5rem}.bar{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:0 1rem;border-bottom:1px solid #ddd;padding-bottom:.5rem}.bar p{margin:.25rem 0}
-.skip{position:absolute;left:-10000px;top:.5rem}.skip:focus{left:1rem;z-index:1;background:#fff;padding:.5rem .75rem;border-radius:6px}
+.skip{position:absolute;left:-10000px;top:.5rem}.skip:focus{left:.5rem;z-index:1;background:#fff;padding:.5rem .75rem;border-radius:6px}
 nav.console ul{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.25rem .5rem}nav.console a{display:inline-block;padding:.35rem .6rem;border-radius:6px;color:#1b1b1f}
 nav.console a[aria-current=page]{background:#1b1b1f;color:#fff}.flash{padding:.75rem 1rem;border-radius:6px;margin:1rem 0}.flash.ok{background:#e6f4ea;border:1px solid #1e7b34}
 .flash.error{background:#fde8e8;border:1px solid #a40000}table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.5rem;border-bottom:1px solid #ddd;vertical-align:top;overflow-wrap:break-word}
