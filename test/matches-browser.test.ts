@@ -191,6 +191,20 @@ describe('the console Matches page and a match’s CV in Chromium, without JavaS
     assert.ok(main.includes(`${Math.round(best.score * 100)}%`), 'the score is shown');
     for (const reason of best.reasons) assert.ok(main.includes(reason), `the reason “${reason}” is shown`);
     assert.ok(controls.includes('link Back to the matches'), controls.join(' | '));
+    // The keyboard goes the way the eye reads: skip link, banner, navigation, then the page.
+    const order = ['Skip to content'];
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      order.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
+    }
+    assert.deepEqual(order, [
+      'Skip to content',
+      'Sign out',
+      'Jobs',
+      'Screening',
+      'Back to the matches',
+      'Invite to screening',
+    ]);
     await context.close();
   });
 });
