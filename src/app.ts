@@ -16,6 +16,7 @@ import type { App } from './http/types.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
 import type { Clock } from './lib/clock.ts';
 import { newId } from './lib/ids.ts';
+import { watchEmbeddings } from './plugins/embeddings-metrics.ts';
 import {
   MAX_PARAM_LENGTH,
   registerErrorHandling,
@@ -215,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const registry = options.metricsToken ? (await import('./plugins/metrics.ts')).registerMetrics(app) : null;
   const faultMetrics = registerFaultMetrics(app, registry);
   watchRateLimitStore(app, options.rateLimits, faultMetrics);
+  watchEmbeddings(app, options.services.matches, registry);
   await registerOpenApi(app, options.publicBaseUrl);
   await registerConsoleOpenApi(app, options.publicBaseUrl);
   registerGuard(app, {

@@ -75,8 +75,8 @@ export function createServices(deps: ServiceDeps) {
     clock,
     queue,
     events,
+    // Fallbacks are logged (warn) and counted by the app that observes the service (app.ts).
     embeddings: deps.embeddings ?? null,
-    warn: (message) => process.emitWarning(message, 'MatchingEmbeddingsWarning'),
   });
   const cv = createCvService({
     db,

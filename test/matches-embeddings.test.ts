@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { EmbeddingError, httpEmbeddings, vectorsOf } from '../src/domain/matches/embeddings.ts';
@@ -11,7 +12,7 @@ import { BACKEND_ROLE } from './fixtures/matches/backend-role.ts';
 import pool from './fixtures/matches/pool.json' with { type: 'json' };
 import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-cv.ts';
 import { screeningAccount, unique } from './support/accounts.ts';
-import { useTestApp } from './support/app.ts';
+import { METRICS_TOKEN, startApp, useTestApp } from './support/app.ts';
 import { candidateBody, uploadPdf } from './support/intake.ts';
 import { createPublished, manageJob } from './support/jobs.ts';
 import { drainAll } from './support/mail.ts';
@@ -41,6 +42,8 @@ function fakeVector(text: string): number[] {
 }
 
 let server: http.Server;
+/** How `/switch/v1/embeddings` answers: as `/ok/…`, `/fail/…` (500) or `/hang/…` (never). */
+let mode: 'ok' | 'fail' | 'hang' = 'ok';
 let base: string;
 const seen: Seen[] = [];
 
@@ -58,8 +61,9 @@ const ctx = useTestApp({}, async () => {
         model: parsed.model,
         inputs: parsed.input?.length ?? 0,
       });
-      if (req.url === '/hang/v1/embeddings') return; // never answers
-      if (req.url === '/fail/v1/embeddings') {
+      const route = req.url === '/switch/v1/embeddings' ? `/${mode}/v1/embeddings` : req.url;
+      if (route === '/hang/v1/embeddings') return; // never answers
+      if (route === '/fail/v1/embeddings') {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
         return;
       }
@@ -246,5 +250,140 @@ describe('the embedding provider', () => {
       ),
       [[1], [2]],
     );
+  });
+});
+
+describe('the embedding provider, seen by an operator', () => {
+  test('a failure that is not the provider’s own is told by its name and code, never its message', async () => {
+    const s = await screeningAccount(ctx.app);
+    const job = await createPublished(s.api, ROLE);
+    await manageJob(ctx.app, s.account.id, job.id);
+    const personal = 'Ana Souza <ana.souza@example.com>';
+    const throwing = {
+      model: 'throws',
+      batchSize: 8,
+      embed: async (): Promise<number[][]> => {
+        throw Object.assign(new TypeError(`cannot read ${personal}`), { code: 'E_ODD' });
+      },
+    };
+    const warnings: string[] = [];
+    const told: string[] = [];
+    const matches = service(throwing, warnings);
+    matches.observeEmbeddings({
+      call: (outcome) => told.push(`call ${outcome}`),
+      fallback: (reason) => told.push(`fallback ${reason}`),
+    });
+    await matches.generate(s.account.id, job.id);
+    assert.deepEqual(told, ['call error', 'fallback TypeError E_ODD while embedding']);
+    assert.deepEqual(warnings, [
+      'embeddings unavailable, ranking lexically: TypeError E_ODD while embedding',
+    ]);
+  });
+
+  test('GET /metrics counts its calls by outcome and the lexical fallbacks; a fallback is one warn line, nothing personal', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    // Configured as an operator does (EMBEDDINGS_URL, EMBEDDINGS_MODEL, EMBEDDINGS_TIMEOUT_MS).
+    const watched = await startApp({
+      embeddings: { url: `${base}/switch/v1/embeddings`, model: 'fake-64', timeoutMs: 300 },
+      logger: { level: 'info', stream },
+    });
+    try {
+      const scrape = async () => {
+        const res = await watched.app.inject({
+          method: 'GET',
+          url: '/metrics',
+          headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        const value = (series: string) => {
+          const escaped = series.replace(/[{}"]/g, (c) => `\\${c}`);
+          const m = new RegExp(`^${escaped} (\\d+)$`, 'm').exec(res.body);
+          assert.ok(m, `${series} is on /metrics`);
+          return Number(m[1]);
+        };
+        return {
+          body: res.body,
+          ok: value('embeddings_requests_total{outcome="ok"}'),
+          error: value('embeddings_requests_total{outcome="error"}'),
+          timeout: value('embeddings_requests_total{outcome="timeout"}'),
+          fallbacks: value('embeddings_fallbacks_total'),
+        };
+      };
+      const warnings = () =>
+        lines
+          .map((line) => JSON.parse(line) as { level: number; msg: string; reason?: string; model?: string })
+          .filter((line) => line.level === 40);
+      const start = await scrape();
+      assert.deepEqual(
+        [start.ok, start.error, start.timeout, start.fallbacks],
+        [0, 0, 0, 0],
+        'zeros from the start',
+      );
+
+      const s = await screeningAccount(watched.app);
+      const names: string[] = [];
+      for (const cv of backend.slice(0, 4)) {
+        const upload = await uploadPdf(watched, s.api, await renderPoolCv(cv));
+        const email = `${unique('w').toLowerCase()}@example.com`;
+        names.push(cv.name, email);
+        const res = await s.api.post(
+          '/v1/candidates',
+          candidateBody(upload.uploadId, { name: cv.name, email }),
+          {
+            'idempotency-key': unique('idem'),
+          },
+        );
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      await drainAll(watched.worker);
+      const jobs: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const job = await createPublished(s.api, ROLE);
+        await manageJob(watched.app, s.account.id, job.id);
+        jobs.push(job.id);
+      }
+      const generate = (jobId: string) => watched.services.matches.generate(s.account.id, jobId);
+
+      mode = 'ok';
+      assert.ok((await generate(jobs[0]!)) > 0);
+      const ok = await scrape();
+      assert.ok(ok.ok >= 2, `the role and the profiles embedded (${ok.ok})`);
+      assert.deepEqual([ok.error, ok.timeout, ok.fallbacks], [0, 0, 0]);
+      assert.deepEqual(warnings(), [], 'no warning while the provider answers');
+
+      mode = 'fail';
+      assert.ok((await generate(jobs[1]!)) > 0, 'ranked lexically');
+      const failed = await scrape();
+      assert.deepEqual([failed.ok, failed.error, failed.timeout, failed.fallbacks], [ok.ok, 1, 0, 1]);
+
+      mode = 'hang';
+      const started = performance.now();
+      assert.ok((await generate(jobs[2]!)) > 0, 'ranked lexically');
+      assert.ok(performance.now() - started < 5_000, 'bounded by EMBEDDINGS_TIMEOUT_MS');
+      const silent = await scrape();
+      assert.deepEqual([silent.ok, silent.error, silent.timeout, silent.fallbacks], [ok.ok, 1, 1, 2]);
+
+      const warned = warnings();
+      assert.deepEqual(
+        warned.map((w) => [w.msg, w.model, w.reason]),
+        [
+          ['embeddings unavailable: this generation ranks lexically', 'fake-64', 'the provider answered 500'],
+          ['embeddings unavailable: this generation ranks lexically', 'fake-64', 'no answer within 300 ms'],
+        ],
+      );
+      const everything = `${lines.join('\n')}\n${silent.body}`;
+      for (const personal of names)
+        assert.ok(!everything.includes(personal), `${personal} in the log or metrics`);
+      assert.equal(watched.services.matches.takeEmbeddingFallbacks(), 2, 'the sweep still reports them');
+    } finally {
+      mode = 'ok';
+      await watched.close();
+    }
   });
 });

@@ -92,6 +92,8 @@ export interface StartOptions {
   webhooks?: { allowPrivate: boolean; resolve?: Resolver };
   /** Listen on a free port of 127.0.0.1 and make that the public base URL (for a real browser). */
   listen?: boolean;
+  /** Matching's embedding provider, as EMBEDDINGS_URL, EMBEDDINGS_MODEL, EMBEDDINGS_TIMEOUT_MS set it. */
+  embeddings?: { url: string; model: string; timeoutMs?: number };
 }
 
 let sharedHandle: Promise<DbHandle> | null = null;
@@ -134,6 +136,15 @@ function configFor(options: StartOptions, publicBaseUrl: string) {
     WEBHOOK_ALLOW_PRIVATE: String(options.webhooks?.allowPrivate ?? false),
     ...(metricsToken === null ? {} : { METRICS_TOKEN: metricsToken }),
     ...(options.trustProxy === undefined ? {} : { TRUST_PROXY: String(options.trustProxy) }),
+    ...(options.embeddings
+      ? {
+          EMBEDDINGS_URL: options.embeddings.url,
+          EMBEDDINGS_MODEL: options.embeddings.model,
+          ...(options.embeddings.timeoutMs
+            ? { EMBEDDINGS_TIMEOUT_MS: String(options.embeddings.timeoutMs) }
+            : {}),
+        }
+      : {}),
   });
 }
 

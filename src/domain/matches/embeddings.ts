@@ -28,8 +28,26 @@ const MAX_DIMENSIONS = 8_192;
 /** A response larger than this is not read. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
+/** How one provider call ended: answered with vectors, failed (refused, 5xx, malformed), or silent past the timeout. */
+export type EmbeddingOutcome = 'ok' | 'error' | 'timeout';
+
 export class EmbeddingError extends Error {
   override name = 'EmbeddingError';
+  readonly outcome: Exclude<EmbeddingOutcome, 'ok'>;
+  constructor(message: string, outcome: Exclude<EmbeddingOutcome, 'ok'> = 'error') {
+    super(message);
+    this.outcome = outcome;
+  }
+}
+
+/**
+ * Told of each provider call's outcome and of each generation that ranked lexically because of the
+ * provider (metrics and the log). Never given a text, a vector or anything of a candidate: the
+ * reason is the error's own words (`the provider answered 500`, `no answer within 5000 ms`).
+ */
+export interface EmbeddingObserver {
+  call(outcome: EmbeddingOutcome): void;
+  fallback(reason: string): void;
 }
 
 /** The provider over HTTP: POST { model, input: [...] } → { data: [{ index, embedding }] }. */
@@ -59,9 +77,9 @@ export function httpEmbeddings(options: HttpEmbeddingOptions): EmbeddingProvider
         });
       } catch (error) {
         const timedOut = (error as Error).name === 'TimeoutError';
-        throw new EmbeddingError(
-          timedOut ? `no answer within ${timeoutMs} ms` : 'the provider could not be reached',
-        );
+        throw timedOut
+          ? new EmbeddingError(`no answer within ${timeoutMs} ms`, 'timeout')
+          : new EmbeddingError('the provider could not be reached');
       }
       if (!response.ok) {
         await response.body?.cancel();
@@ -75,7 +93,10 @@ export function httpEmbeddings(options: HttpEmbeddingOptions): EmbeddingProvider
       let body: unknown;
       try {
         body = await response.json();
-      } catch {
+      } catch (error) {
+        // The timeout covers the body too: a provider that sends its headers and stalls is silent.
+        if ((error as Error).name === 'TimeoutError')
+          throw new EmbeddingError(`no answer within ${timeoutMs} ms`, 'timeout');
         throw new EmbeddingError('the answer is not JSON');
       }
       return vectorsOf(body, texts.length);

@@ -150,18 +150,22 @@ export const matchRepository = {
   },
 
   /** One of the role's matches by the id the account knows, while its person is in the pool. */
-  async matchOf(
-    db: Db,
-    accountId: string,
-    jobId: string,
-    candidateId: string,
-  ): Promise<{ candidate_kind: SubjectKind; subject_id: string } | undefined> {
+  async matchOf(db: Db, accountId: string, jobId: string, candidateId: string) {
     return db
       .selectFrom('matches as m')
       .innerJoin('match_profiles as p', (join) =>
         join.onRef('p.subject_id', '=', 'm.subject_id').onRef('p.subject_kind', '=', 'm.candidate_kind'),
       )
-      .select(['m.candidate_kind', 'm.subject_id'])
+      .select([
+        'm.id',
+        'm.job_id',
+        'm.candidate_id',
+        'm.candidate_kind',
+        'm.subject_id',
+        'm.score',
+        'm.reasons',
+        'm.created_at',
+      ])
       .where('m.account_id', '=', accountId)
       .where('m.job_id', '=', jobId)
       .where('m.candidate_id', '=', candidateId)

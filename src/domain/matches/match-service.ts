@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MatchPage } from '../../contract/match.ts';
+import type { Match, MatchPage } from '../../contract/match.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
@@ -13,7 +13,7 @@ import { candidateRepository } from '../intake/candidate-repository.ts';
 import { personRepository } from '../intake/person-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
-import type { EmbeddingProvider } from './embeddings.ts';
+import type { EmbeddingObserver, EmbeddingProvider } from './embeddings.ts';
 import { type ManagedRoleRow, matchRepository, type SubjectKind } from './match-repository.ts';
 import { type CandidateProfile, candidateProfile, type RoleProfile, roleProfile } from './profile.ts';
 import { finalRank, RELEVANCE_FLOOR, shortlist } from './rank.ts';
@@ -40,6 +40,25 @@ const roleTerms = (role: RoleProfile) => [
   ...(role.required.length === 0 ? role.nice.map((skill) => skill.key) : []),
   ...role.concepts.map((concept) => `t:${concept}`),
 ];
+
+/** A match as the API shows it (its stored score is in ten-thousandths). */
+function matchOf(row: {
+  id: string;
+  job_id: string;
+  candidate_id: string;
+  score: number;
+  reasons: string[];
+  created_at: Date | string;
+}): Match {
+  return {
+    matchId: row.id,
+    jobId: row.job_id,
+    candidateId: row.candidate_id,
+    score: row.score / 10_000,
+    reasons: row.reasons,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
 
 /** A subject whose virtual CV was just built; a platform person has no account (every pool). */
 export interface BuiltSubject {
@@ -71,8 +90,22 @@ export function createMatchService(deps: {
   warn?: (message: string) => void;
 }) {
   const { db, clock, queue, events } = deps;
+  const observers = new Set<EmbeddingObserver>();
   const semantic = deps.embeddings
-    ? createSemantic({ db, clock, provider: deps.embeddings, ...(deps.warn ? { warn: deps.warn } : {}) })
+    ? createSemantic({
+        db,
+        clock,
+        provider: deps.embeddings,
+        ...(deps.warn ? { warn: deps.warn } : {}),
+        observer: {
+          call: (outcome) => {
+            for (const o of observers) o.call(outcome);
+          },
+          fallback: (reason) => {
+            for (const o of observers) o.fallback(reason);
+          },
+        },
+      })
     : null;
 
   /** The role's state that generation depends on: its words, its cap, and the account's pool. */
@@ -291,7 +324,7 @@ export function createMatchService(deps: {
       accountId: string,
       jobId: string,
       candidateId: string,
-    ): Promise<{ candidateId: string; cv: Record<string, unknown> | null }> {
+    ): Promise<{ candidateId: string; cv: Record<string, unknown> | null; match: Match | null }> {
       const job = await jobRepository.find(db, accountId, jobId);
       if (!job) throw notFound('Job');
       const match = await matchRepository.matchOf(db, accountId, jobId, candidateId);
@@ -303,7 +336,15 @@ export function createMatchService(deps: {
       else if (await candidateRepository.find(db, accountId, candidateId))
         cv = await cvRepository.virtualCv(db, 'candidate', candidateId);
       else throw notFound('Candidate');
-      return { candidateId, cv: cv ?? null };
+      return { candidateId, cv: cv ?? null, match: match ? matchOf(match) : null };
+    },
+
+    /** The embedding provider's model; null when matching ranks lexically only (no provider). */
+    embeddingModel: semantic?.model ?? null,
+
+    /** Adds an observer of the provider's calls and fallbacks (the app's metrics and log). */
+    observeEmbeddings(observer: EmbeddingObserver): void {
+      observers.add(observer);
     },
 
     /** Runs that fell back to lexical ranking since the last call (maintenance reports them). */
@@ -333,14 +374,7 @@ export function createMatchService(deps: {
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       return {
-        matches: page.map((row) => ({
-          matchId: row.id,
-          jobId: row.job_id,
-          candidateId: row.candidate_id,
-          score: row.score / 10_000,
-          reasons: row.reasons,
-          createdAt: new Date(row.created_at).toISOString(),
-        })),
+        matches: page.map(matchOf),
         nextCursor: rows.length > limit && last ? encodeCursor(`${last.score}:${last.id}`) : null,
       };
     },

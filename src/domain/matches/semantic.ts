@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { EmbeddingProvider } from './embeddings.ts';
+import { EmbeddingError, type EmbeddingObserver, type EmbeddingProvider } from './embeddings.ts';
 import { matchRepository } from './match-repository.ts';
 import type { CandidateProfile, RoleProfile } from './profile.ts';
 
@@ -32,18 +32,43 @@ export function profileText(profile: CandidateProfile, words: readonly string[])
     .join('. ');
 }
 
+/**
+ * Why a run fell back, for the log: the provider's own words (`the provider answered 500`);
+ * anything else (the database) by its name and code only, as its message might quote data.
+ */
+function reasonOf(error: unknown): string {
+  if (error instanceof EmbeddingError) return error.message;
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return `${typeof name === 'string' ? name : 'Error'}${typeof code === 'string' ? ` ${code}` : ''} while embedding`;
+}
+
 export function createSemantic(deps: {
   db: Db;
   clock: Clock;
   provider: EmbeddingProvider;
   /** Told of each fallback (the reason only, never a CV's text). */
   warn?: (message: string) => void;
+  /** Told of each provider call's outcome and each fallback (metrics, the log). */
+  observer?: EmbeddingObserver;
 }) {
-  const { db, clock, provider } = deps;
+  const { db, clock, provider, observer } = deps;
   let fallbacks = 0;
   const failed = (error: unknown) => {
     fallbacks++;
-    deps.warn?.(`embeddings unavailable, ranking lexically: ${(error as Error).message}`);
+    const reason = reasonOf(error);
+    deps.warn?.(`embeddings unavailable, ranking lexically: ${reason}`);
+    observer?.fallback(reason);
+  };
+  /** One provider call, its outcome told to the observer. */
+  const embed = async (texts: string[]): Promise<number[][]> => {
+    try {
+      const vectors = await provider.embed(texts);
+      observer?.call('ok');
+      return vectors;
+    } catch (error) {
+      observer?.call(error instanceof EmbeddingError ? error.outcome : 'error');
+      throw error;
+    }
   };
 
   return {
@@ -59,7 +84,7 @@ export function createSemantic(deps: {
       try {
         let vector = await matchRepository.roleVector(db, jobId, wordsHash, provider.model);
         if (!vector) {
-          [vector] = (await provider.embed([roleText(role)])) as [number[]];
+          [vector] = (await embed([roleText(role)])) as [number[]];
           await matchRepository.saveRoleVector(db, {
             job_id: jobId,
             words_hash: wordsHash,
@@ -72,7 +97,7 @@ export function createSemantic(deps: {
         for (let i = 0; i < pending.length; i += provider.batchSize) {
           if (performance.now() - started > EMBED_BUDGET_MS) break;
           const batch = pending.slice(i, i + provider.batchSize);
-          const vectors = await provider.embed(
+          const vectors = await embed(
             batch.map((row) => profileText(row.profile as CandidateProfile, row.words)),
           );
           for (const [k, row] of batch.entries())

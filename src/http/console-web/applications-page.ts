@@ -16,16 +16,14 @@ export const CV_WORDS = {
   empty: 'No virtual CV yet: it is built from the PDF shortly after the application arrives.',
 } as unknown as Parameters<typeof renderVirtualCv>[1];
 
-/** The virtual CV under this page's h3: its own headings one level down (its text is escaped, so tags are ours). */
-const cvSection = (document: Json | null) =>
-  renderVirtualCv(document, CV_WORDS).replaceAll('<h2>', '<h4>').replaceAll('</h2>', '</h4>');
+/** The virtual CV under this page's h3: its own headings one level down. */
+const cvSection = (document: Json | null) => renderVirtualCv(document, CV_WORDS, 'en', { level: 4 });
 
 const text = (value: unknown) => (value === null || value === undefined ? '—' : e(String(value)));
 
 /** A job's applications (recruiters and admins): candidate, answers, consent receipt and words, virtual CV. */
 export function registerApplicationsPage(app: App, deps: WebDeps): void {
   jobsApplicationsPage(app, deps);
-  jobsMatchesPage(app, deps);
 }
 
 function jobsApplicationsPage(app: App, deps: WebDeps): void {
@@ -74,47 +72,4 @@ function jobsApplicationsPage(app: App, deps: WebDeps): void {
       });
     },
   );
-}
-
-function jobsMatchesPage(app: App, deps: WebDeps): void {
-  const { jobs } = deps.services;
-  getPage(app, deps, '/console/jobs/:jobId/matches', 'jobs', async ({ request, reply, session, flash }) => {
-    const { jobId } = request.params as { jobId: string };
-    const job = (await jobs.listForConsole(session.accountId)).find((j) => j.id === jobId);
-    if (!job)
-      return renderConsole(reply, session, {
-        title: 'Not found',
-        body: '<p>Job was not found.</p>',
-        status: 404,
-      });
-    const back = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>`;
-    if (!job.managed) {
-      const body = `${back}<p>No matches: matches are made for managed ads; manage the ad on its page first.</p>`;
-      return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
-    }
-    const { cursor } = request.query as { cursor?: string };
-    const found = await deps.services.matches.list(session.accountId, jobId, {
-      limit: 50,
-      ...(typeof cursor === 'string' && cursor.length <= 200 ? { cursor } : {}),
-    });
-    const rows = found.matches
-      .map(
-        (
-          m,
-        ) => `<tr><td>${Math.round(m.score * 100)}%</td><td><code>${e(m.candidateId)}</code> <a href="/console/jobs/${e(jobId)}/candidates/${e(m.candidateId)}">Virtual CV<span class="hp"> of ${e(m.candidateId)}</span></a></td>
-<td><ul>${m.reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul></td><td>${e(m.createdAt.slice(0, 10))}</td></tr>`,
-      )
-      .join('');
-    const body =
-      found.matches.length === 0
-        ? `${back}<p>No matches yet — suggested candidates appear here once matching has run for this managed ad.</p>`
-        : `${back}<p>Best first. Invite a match from the Screening page with its candidate id; contacting someone who did not apply counts against the weekly limit.</p>
-<table><caption>Candidate matches</caption><thead><tr><th scope="col">Score</th><th scope="col">Candidate</th><th scope="col">Reasons</th><th scope="col">Matched on</th></tr></thead>
-<tbody>${rows}</tbody></table>${
-            found.nextCursor
-              ? `<p><a href="/console/jobs/${e(jobId)}/matches?cursor=${encodeURIComponent(found.nextCursor)}">More matches</a></p>`
-              : ''
-          }`;
-    return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
-  });
 }

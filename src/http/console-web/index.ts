@@ -11,7 +11,7 @@ import { registerJobPage } from './job-page.ts';
 import { registerJobsPage } from './jobs-page.ts';
 import { registerKeysPage } from './keys-page.ts';
 import { consoleError } from './layout.ts';
-import { registerMatchCvPage } from './match-cv-page.ts';
+import { registerMatchesPages } from './match-cv-page.ts';
 import { registerScreeningPage } from './screening-page.ts';
 import { registerSettingsPage } from './settings-page.ts';
 import { registerSignIn } from './sign-in.ts';
@@ -54,7 +54,7 @@ export function registerConsoleWeb(
     registerJobsPage(app, deps);
     registerJobPage(app, deps);
     registerApplicationsPage(app, deps);
-    registerMatchCvPage(app, deps);
+    registerMatchesPages(app, deps);
     registerScreeningPage(app, deps);
     registerBillingPage(app, deps);
     registerKeysPage(app, deps);

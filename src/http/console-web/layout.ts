@@ -4,7 +4,9 @@ import type { ConsoleSession } from '../../domain/console-users/user-service.ts'
 import { escapeHtml as e } from '../../lib/html.ts';
 import { sendPage } from '../pages/page-shell.ts';
 
-const STYLE = `<style>main{max-width:72rem}header.console{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:.5rem;border-bottom:1px solid #ddd;padding-bottom:.5rem}
+const STYLE = `<style>main{max-width:72rem}header.console{max-width:72rem;margin:0 auto;padding:1rem 1rem 0;overflow-wrap:anywhere}
+header.console+main{padding-top:.5rem}.bar{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:0 1rem;border-bottom:1px solid #ddd;padding-bottom:.5rem}.bar p{margin:.25rem 0}
+.skip{position:absolute;left:-10000px;top:.5rem}.skip:focus{left:.5rem;z-index:1;background:#fff;padding:.5rem .75rem;border-radius:6px}
 nav.console ul{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.25rem .5rem}nav.console a{display:inline-block;padding:.35rem .6rem;border-radius:6px;color:#1b1b1f}
 nav.console a[aria-current=page]{background:#1b1b1f;color:#fff}.flash{padding:.75rem 1rem;border-radius:6px;margin:1rem 0}.flash.ok{background:#e6f4ea;border:1px solid #1e7b34}
 .flash.error{background:#fde8e8;border:1px solid #a40000}table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.5rem;border-bottom:1px solid #ddd;vertical-align:top;overflow-wrap:break-word}
@@ -12,6 +14,8 @@ nav.console a[aria-current=page]{background:#1b1b1f;color:#fff}.flash{padding:.7
 input[type=password]{width:100%}fieldset{border:1px solid #ddd;border-radius:6px;margin:1rem 0;background:#fff}label.check{font-weight:400;margin-top:.25rem}
 .card{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}.secret{font-family:monospace;font-size:1.05rem;background:#fff8d6;padding:.5rem;border:1px dashed #8a6d00;word-break:break-all}
 button.danger{background:#fff;color:#a40000;border-color:#a40000}select:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}.diff del{background:#fde8e8}.diff ins{background:#e6f4ea;text-decoration:none}
+ul.reasons{margin:.25rem 0}td ul,td ul.reasons{margin:0 0 .25rem;padding-left:1.1rem}ul.reasons.missing{color:#a40000}.score{font-size:1.1rem;font-weight:700}
+.match .score{font-size:1.75rem}.match h3{margin-top:.75rem}.card>h2:first-child,section.cv>:first-child{margin-top:0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}
 @media (max-width:40rem){table.stack thead{position:absolute;left:-10000px}table.stack tr{display:block;border-bottom:2px solid #ddd;padding:.4rem 0}
 table.stack td,table.stack tbody th{display:block;border:0;padding:.15rem .5rem}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}</style>`;
@@ -89,16 +93,16 @@ export function renderConsole(
   const flash = page.flash
     ? `<div class="flash ${page.flash.kind === 'ok' ? 'ok' : 'error'}" role="${page.flash.kind === 'ok' ? 'status' : 'alert'}">${e(page.flash.text)}</div>`
     : '';
-  const header = `<header class="console"><p><strong>Careers console</strong></p><p class="muted">${e(session.email)} · ${e(ROLE_LABELS[session.role])}</p>${buttonForm(session, '/console/logout', 'Sign out')}</header><nav class="console" aria-label="Console"><ul>${nav}</ul></nav>`;
+  // The banner and the navigation sit before <main>, so that a screen reader's landmarks are the
+  // page's own; the skip link (shown when focused) is the first stop of the keyboard.
+  const header = `<a class="skip" href="#main">Skip to content</a><header class="console"><div class="bar"><p><strong>Careers console</strong></p><p class="muted">${e(session.email)} · ${e(ROLE_LABELS[session.role])}</p>${buttonForm(session, '/console/logout', 'Sign out')}</div><nav class="console" aria-label="Console"><ul>${nav}</ul></nav></header>`;
   return sendPage(
     reply,
     page.status ?? 200,
     'en',
     `${page.title} · Careers console`,
-    `${header}${flash}<h1>${e(page.title)}</h1>${stackTables(page.body)}`,
-    {
-      head: STYLE,
-    },
+    `${flash}<h1>${e(page.title)}</h1>${stackTables(page.body)}`,
+    { head: STYLE, before: header },
   );
 }
 

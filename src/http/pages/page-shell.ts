@@ -30,7 +30,8 @@ export function sendPage(
   lang: string,
   title: string,
   body: string,
-  options: { head?: string; public?: boolean } = {},
+  /** `before`: what comes before the page's main content, outside `<main>` (a site header and navigation). */
+  options: { head?: string; public?: boolean; before?: string } = {},
 ): FastifyReply {
   const robots = options.public ? '' : '<meta name="robots" content="noindex">';
   return reply
@@ -41,6 +42,6 @@ export function sendPage(
     .header('cache-control', options.public ? 'public, max-age=60' : 'no-store')
     .type('text/html; charset=utf-8')
     .send(
-      `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${robots}<title>${escapeHtml(title)}</title><style>${STYLE}</style>${options.head ?? ''}</head><body><main>${body}</main></body></html>`,
+      `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${robots}<title>${escapeHtml(title)}</title><style>${STYLE}</style>${options.head ?? ''}</head><body>${options.before ?? ''}<main id="main">${body}</main></body></html>`,
     );
 }

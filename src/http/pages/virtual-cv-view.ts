@@ -39,20 +39,36 @@ function period(entry: Json, w: CvWords, lang: PageLang): string {
   return start || end ? ` <span class="muted">(${e(start)}${end ? ` – ${e(end)}` : ''})</span>` : '';
 }
 
-/** The virtual CV as the employer will see it; every value escaped. */
-export function renderVirtualCv(cv: Json | null, w: CvWords, lang: PageLang = 'en'): string {
+/** The name a virtual CV gives, or '' (a page may make it its heading). */
+export function cvName(cv: Json | null): string {
+  return text(((cv?.basics ?? {}) as Json).name).trim();
+}
+
+/**
+ * The virtual CV as the employer will see it; every value escaped. Its headings are h2 unless
+ * `view.level` says where it sits in the page's outline; `view.name: false` leaves the person's
+ * name out (the page shows it as its own heading).
+ */
+export function renderVirtualCv(
+  cv: Json | null,
+  w: CvWords,
+  lang: PageLang = 'en',
+  view: { level?: 2 | 3 | 4; name?: boolean } = {},
+): string {
   if (!cv) return `<section class="cv"><p>${e(w.empty)}</p></section>`;
+  const h = `h${view.level ?? 2}`;
+  const heading = (words: string) => `<${h}>${e(words)}</${h}>`;
   const basics = (cv.basics ?? {}) as Json;
   const parts: string[] = [];
   const name = text(basics.name);
-  if (name) parts.push(`<h2>${e(name)}</h2>`);
+  if (name && view.name !== false) parts.push(heading(name));
   const label = text(basics.label);
   if (label) parts.push(`<p>${e(label)}</p>`);
   const summary = text(basics.summary);
   if (summary) parts.push(`<p>${e(summary)}</p>`);
   const work = list(cv.work);
   if (work.length > 0) {
-    parts.push(`<h2>${e(w.experience)}</h2><ul>`);
+    parts.push(`${heading(w.experience)}<ul>`);
     for (const job of work) {
       const highlights = (Array.isArray(job.highlights) ? job.highlights : [])
         .map((h) => `<li>${e(text(h))}</li>`)
@@ -65,7 +81,7 @@ export function renderVirtualCv(cv: Json | null, w: CvWords, lang: PageLang = 'e
   }
   const education = list(cv.education);
   if (education.length > 0) {
-    parts.push(`<h2>${e(w.education)}</h2><ul>`);
+    parts.push(`${heading(w.education)}<ul>`);
     for (const item of education) {
       const what = [text(item.studyType), text(item.area)].filter(Boolean).join(', ');
       parts.push(
@@ -77,10 +93,10 @@ export function renderVirtualCv(cv: Json | null, w: CvWords, lang: PageLang = 'e
   const skills = list(cv.skills)
     .map((s) => text(s.name))
     .filter(Boolean);
-  if (skills.length > 0) parts.push(`<h2>${e(w.skills)}</h2><p>${skills.map(e).join(', ')}</p>`);
+  if (skills.length > 0) parts.push(`${heading(w.skills)}<p>${skills.map(e).join(', ')}</p>`);
   const languages = list(cv.languages)
     .map((l) => [text(l.language), text(l.fluency)].filter(Boolean).join(' — '))
     .filter(Boolean);
-  if (languages.length > 0) parts.push(`<h2>${e(w.languages)}</h2><p>${languages.map(e).join(', ')}</p>`);
+  if (languages.length > 0) parts.push(`${heading(w.languages)}<p>${languages.map(e).join(', ')}</p>`);
   return `<section class="cv">${parts.join('') || `<p>${e(w.empty)}</p>`}</section>`;
 }
