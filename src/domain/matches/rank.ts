@@ -159,7 +159,7 @@ export function scoreCandidate(
 /**
  * A match needs a reason of substance, not only a fitting place and experience: one of the role's
  * required skills (its nice-to-have ones when it requires none), or a title like the role's. The
- * generation's pre-selection (match-service.ts, roleTerms) relies on exactly this rule.
+ * generation's pre-selection (generation.ts, roleTerms) relies on exactly this rule.
  */
 export function hasEvidence(role: RoleProfile, components: Record<Component, number>): boolean {
   if (components.title >= 0.5) return true;
