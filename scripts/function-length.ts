@@ -44,10 +44,15 @@ function classNameOf(node: ts.Node): string {
   return ts.isClassLike(owner) && owner.name ? owner.name.text : '(class)';
 }
 
-/** A service factory: `create…` whose body ends in returning an object of methods and functions. */
+/**
+ * A service factory: `create…` whose body returns an object of methods and functions at its top
+ * level (function declarations may follow the return: they are hoisted helpers).
+ */
 function isServiceFactory(node: ts.FunctionLikeDeclaration, name: string): boolean {
   if (!/^create[A-Z]/.test(name) || !node.body || !ts.isBlock(node.body)) return false;
-  const last = node.body.statements.at(-1);
+  const statements = node.body.statements;
+  const at = statements.findLastIndex((statement) => !ts.isFunctionDeclaration(statement));
+  const last = statements[at];
   if (!last || !ts.isReturnStatement(last) || !last.expression) return false;
   const returned = last.expression;
   if (!ts.isObjectLiteralExpression(returned)) return false;
