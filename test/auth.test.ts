@@ -7,6 +7,12 @@ import { assertError, errorOf } from './support/assert.ts';
 
 const ctx = useTestApp();
 
+/** How many rows of `table` the account has. */
+async function rowsOf(table: 'jobs' | 'api_keys', accountId: string): Promise<number> {
+  return (await ctx.handle.db.selectFrom(table).select('id').where('account_id', '=', accountId).execute())
+    .length;
+}
+
 describe('API keys: both headers', () => {
   test('Authorization: Bearer and x-api-key both authenticate the same key', async () => {
     const { key } = await jobsAccount(ctx.app);
@@ -120,12 +126,7 @@ describe('403 forbidden: scopes', () => {
     const res = await reader.post('/v1/jobs', { title: 'Should not exist' });
     const error = assertError(res, 403, 'forbidden');
     assert.match(error.message, /jobs:write/);
-    const rows = await ctx.handle.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('account_id', '=', account.id)
-      .execute();
-    assert.equal(rows.length, 0);
+    assert.equal(await rowsOf('jobs', account.id), 0);
   });
 
   test('applications:write or screening alone grants no job route', async () => {
@@ -254,12 +255,7 @@ describe('minting keys', () => {
     assert.match(message, /\/console\/settings/);
     assert.match(message, /PATCH \/console\/v1\/accounts\/\{accountId\} with \{"dpaAccepted": true\}/);
     assert.match(message, /npm run console -- account:dpa/);
-    const none = await ctx.handle.db
-      .selectFrom('api_keys')
-      .select('id')
-      .where('account_id', '=', account.id)
-      .execute();
-    assert.equal(none.length, 0, 'a refused mint stores nothing');
+    assert.equal(await rowsOf('api_keys', account.id), 0, 'a refused mint stores nothing');
 
     const accepted = await consoleCall(ctx.app, 'PATCH', `/accounts/${account.id}`, { dpaAccepted: true });
     assert.equal(accepted.statusCode, 200);
@@ -279,12 +275,7 @@ describe('minting keys', () => {
     });
     const error = assertError(res, 400, 'bad_request');
     assert.match(error.message, /jobs:delete/);
-    const rows = await ctx.handle.db
-      .selectFrom('api_keys')
-      .select('id')
-      .where('account_id', '=', account.id)
-      .execute();
-    assert.equal(rows.length, 0);
+    assert.equal(await rowsOf('api_keys', account.id), 0);
   });
 
   test('no scopes at all → 400', async () => {

@@ -102,6 +102,16 @@ describe('local blob store', () => {
     return `${origin}${url.pathname}${url.search}`;
   };
   const blobsDir = () => path.join(dataDir, 'blobs');
+  /** A new key with 10 bytes PUT through its presigned URL (200). */
+  const storeTenBytes = async (): Promise<string> => {
+    const key = newId('upl');
+    const url = onServer(await store.presignPut(key, { bytes: 10, expiresAt: soon() }));
+    assert.equal(
+      (await rawPut(url, { 'content-type': PDF, 'content-length': 10 }, randomBytes(10))).status,
+      200,
+    );
+    return key;
+  };
   const storedNames = async (): Promise<string[]> => (await fsp.readdir(blobsDir()).catch(() => [])).sort();
 
   before(async () => {
@@ -400,12 +410,7 @@ describe('local blob store', () => {
   });
 
   test('delete removes the file and is quiet about absent ones', async () => {
-    const key = newId('upl');
-    const url = onServer(await store.presignPut(key, { bytes: 10, expiresAt: soon() }));
-    assert.equal(
-      (await rawPut(url, { 'content-type': PDF, 'content-length': 10 }, randomBytes(10))).status,
-      200,
-    );
+    const key = await storeTenBytes();
     await store.delete(key);
     assert.equal(await store.size(key), null);
     await store.delete(key);
@@ -416,12 +421,7 @@ describe('local blob store', () => {
   });
 
   test('abandoned temporary files are swept; live objects are not', async () => {
-    const key = newId('upl');
-    const url = onServer(await store.presignPut(key, { bytes: 10, expiresAt: soon() }));
-    assert.equal(
-      (await rawPut(url, { 'content-type': PDF, 'content-length': 10 }, randomBytes(10))).status,
-      200,
-    );
+    const key = await storeTenBytes();
     const stale = path.join(blobsDir(), `.tmp-${newId('upl')}-0000`);
     await fsp.writeFile(stale, 'partial');
     const old = new Date(Date.now() - 2 * 3_600_000);
