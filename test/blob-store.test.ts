@@ -76,6 +76,17 @@ function assertRefused(answer: Answer, status: number, code: string, message?: R
   if (message) assert.match(error.message, message);
 }
 
+/** Deleting removes the blob, a second delete is quiet, and reading it after is BlobNotFoundError. */
+async function assertDeletes(store: LocalBlobStore | S3BlobStore, key: string): Promise<void> {
+  await store.delete(key);
+  assert.equal(await store.size(key), null);
+  await store.delete(key);
+  await assert.rejects(
+    store.withLocalFile(key, async () => 1),
+    BlobNotFoundError,
+  );
+}
+
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -411,13 +422,7 @@ describe('local blob store', () => {
 
   test('delete removes the file and is quiet about absent ones', async () => {
     const key = await storeTenBytes();
-    await store.delete(key);
-    assert.equal(await store.size(key), null);
-    await store.delete(key);
-    await assert.rejects(
-      store.withLocalFile(key, async () => 1),
-      BlobNotFoundError,
-    );
+    await assertDeletes(store, key);
   });
 
   test('abandoned temporary files are swept; live objects are not', async () => {
@@ -631,13 +636,7 @@ describe('S3 blob store (against s3rver)', () => {
     assert.ok(!fs.existsSync(seenPath), 'the downloaded copy is removed');
     assert.deepEqual(await fsp.readdir(downloads), []);
 
-    await store.delete(key);
-    assert.equal(await store.size(key), null);
-    await store.delete(key);
-    await assert.rejects(
-      store.withLocalFile(key, async () => 1),
-      BlobNotFoundError,
-    );
+    await assertDeletes(store, key);
     assert.deepEqual(await fsp.readdir(downloads), [], 'a failed download leaves no directory');
   });
 
