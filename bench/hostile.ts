@@ -8,14 +8,8 @@
  *   npm run bench:hostile -- --n=40     (good applications per round)
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../src/app.ts';
-import { parseConfig } from '../src/config.ts';
-import { createRuntime, createServices } from '../src/deps.ts';
-import { createCvChecker } from '../src/pdf/cv-check.ts';
 import { manyPagesPdf } from '../test/fixtures/hostile-pdfs.ts';
-import { benchApplication } from './application-body.ts';
+import { injectAccountWithJob, injectApplication, startInProcess } from './in-process.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4) ?? 40);
 const ROUNDS = 3;
@@ -26,19 +20,9 @@ const hostile = [
   fs.readFileSync(new URL('../test/fixtures/pdf/bomb-flate.pdf', import.meta.url)),
   manyPagesPdf(10_000, true),
 ];
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hostile-'));
-const config = parseConfig({ ...process.env, DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://bench.local' });
-const runtime = await createRuntime(config);
-const checker = createCvChecker({ maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages });
-const services = createServices({ ...runtime.serviceDeps, inspector: checker });
-const app = await buildApp({
-  services,
-  files: runtime.files,
-  rateLimits: runtime.rateLimits,
-  clock: runtime.clock,
-  consoleToken: runtime.consoleToken,
-  publicBaseUrl: config.http.publicBaseUrl,
-});
+const bench = await startInProcess('hostile');
+const { runtime, checker } = bench;
+const app = await bench.appWith(checker);
 
 // The hostile account keeps the service's default limits (120 requests a minute): the issue's
 // measure is "the service on its defaults". --hostile-unlimited lifts them too, to see what the
@@ -51,61 +35,16 @@ const UNLIMITED = {
 };
 
 async function applicant(name: string, limits: Record<string, number> | null) {
-  const console = (method: 'POST' | 'PATCH', url: string, payload: object) =>
-    app.inject({
-      method,
-      url: `/console/v1${url}`,
-      headers: { authorization: `Bearer ${runtime.consoleToken}` },
-      payload,
-    });
-  const account = (
-    await console('POST', '/accounts', {
-      name,
-      companyAddress: `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
-    })
-  ).json().account;
-  await console('PATCH', `/accounts/${account.id}`, { dpaAccepted: true, ...(limits ? { limits } : {}) });
-  const secret = (
-    await console('POST', `/accounts/${account.id}/keys`, { scopes: ['jobs:write', 'applications:write'] })
-  ).json().secret;
-  const auth = { authorization: `Bearer ${secret}` };
-  const job = (
-    await app.inject({
-      method: 'POST',
-      url: '/v1/jobs',
-      headers: auth,
-      payload: { title: 'Bench role', description: 'd', category: 'engineering' },
-    })
-  ).json().job;
-  await app.inject({ method: 'POST', url: `/v1/jobs/${job.id}/publish`, headers: auth });
+  const { auth, jobId } = await injectAccountWithJob(app, runtime.consoleToken, {
+    name,
+    addressPrefix: name,
+    limits,
+  });
   let n = 0;
   /** One application with `pdf`; answers the status code of the POST. */
   return async function apply(pdf: Buffer): Promise<number> {
     n++;
-    const created = await app.inject({
-      method: 'POST',
-      url: '/v1/uploads',
-      headers: auth,
-      payload: { bytes: pdf.length },
-    });
-    if (created.statusCode !== 201) return created.statusCode;
-    const slot = created.json();
-    const url = new URL(slot.uploadUrl);
-    const put = await app.inject({
-      method: 'PUT',
-      url: url.pathname + url.search,
-      headers: { 'content-type': 'application/pdf' },
-      payload: pdf,
-    });
-    if (put.statusCode === 429) return 429;
-    if (put.statusCode !== 200) throw new Error(`PUT ${put.statusCode} ${put.body}`);
-    const res = await app.inject({
-      method: 'POST',
-      url: `/v1/jobs/${job.id}/applications`,
-      headers: { ...auth, 'idempotency-key': `${name}-${n}-${Math.random()}` },
-      payload: benchApplication(`c${n}-${Math.random().toString(36).slice(2)}@example.com`, slot.uploadId),
-    });
-    return res.statusCode;
+    return (await injectApplication(app, { auth, jobId, keyPrefix: name }, n, pdf)).statusCode;
   };
 }
 
@@ -172,6 +111,4 @@ console.log(
 console.log(`  hostile answers: ${[...answers].map(([status, count]) => `${status} x ${count}`).join(', ')}`);
 console.log(`  ratio: ${ratio.toFixed(2)} (target >= 0.80) ${ratio >= 0.8 ? 'ok' : 'BELOW TARGET'}`);
 await app.close();
-await checker.close();
-await runtime.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+await bench.close();

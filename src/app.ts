@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type * as AjvModule from 'ajv';
 import type { Ajv } from 'ajv';
@@ -157,10 +158,27 @@ function lazySerializers(): SerializerFactory {
   };
 }
 
-/** Builds the service's HTTP app; it never listens (tests inject, main.ts listens). */
+/**
+ * Builds the service's HTTP app; it never listens (tests inject, main.ts listens). In the order a
+ * request meets them: the server, the body parser and common headers, the plugins (metrics,
+ * OpenAPI, guard, idempotency, errors), then the routes.
+ */
 export async function buildApp(options: AppOptions): Promise<App> {
+  const app = createServer(options);
+  // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
+  app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
+  registerCommonHeaders(app);
+  if (options.logger) registerRequestLog(app);
+  const registry = await registerPlugins(app, options);
+  registerRoutes(app, options, registry);
+  await app.ready();
+  return app;
+}
+
+function createServer(options: AppOptions) {
   const validate = validatorCompiler();
-  const app = Fastify({
+  return Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimitBytes ?? 1_048_576,
     // A hop count trusts that many proxies nearest to the server.
@@ -179,28 +197,31 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: false },
     frameworkErrors: renderFrameworkError,
-    // The socket-level refusals Node answers before Fastify sees a request: keep the error body.
-    clientErrorHandler(error, socket) {
-      if (!socket.writable) return;
-      const oversized = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
-      const appError = oversized
-        ? headerTooLarge(MAX_HEADER_BYTES)
-        : badRequest('The request could not be parsed as HTTP.');
-      const requestId = newId('req');
-      const { statusCode, body } = renderError(appError, requestId);
-      const reason = oversized ? 'Request Header Fields Too Large' : 'Bad Request';
-      socket.end(
-        `HTTP/1.1 ${statusCode} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    },
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+}
 
-  // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
-  app.removeContentTypeParser('text/plain');
-  registerJsonBodyParser(app);
-  // Set when the request arrives, so that every answer carries them, errors included; a route that
-  // may be cached sets its own cache-control over the default. A callback hook, not an async one:
-  // it runs on every request and awaits nothing.
+/** The socket-level refusals Node answers before Fastify sees a request: keep the error body. */
+function answerClientError(error: Error, socket: Socket): void {
+  if (!socket.writable) return;
+  const oversized = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
+  const appError = oversized
+    ? headerTooLarge(MAX_HEADER_BYTES)
+    : badRequest('The request could not be parsed as HTTP.');
+  const requestId = newId('req');
+  const { statusCode, body } = renderError(appError, requestId);
+  const reason = oversized ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${statusCode} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Set when the request arrives, so that every answer carries them, errors included; a route that
+ * may be cached sets its own cache-control over the default. A callback hook, not an async one:
+ * it runs on every request and awaits nothing.
+ */
+function registerCommonHeaders(app: App): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers({
       'x-request-id': request.id,
@@ -209,8 +230,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
     done();
   });
-  if (options.logger) registerRequestLog(app);
+}
 
+type MetricsRegistry = Parameters<typeof registerFaultMetrics>[1];
+
+/** Metrics, fault counters, the OpenAPI documents, the guard, idempotency and error rendering. */
+async function registerPlugins(app: App, options: AppOptions): Promise<MetricsRegistry> {
   // Metrics only when they can be read (METRICS_TOKEN): prom-client and its collectors are not
   // loaded otherwise (issue 14: ~45 ms of start-up and ~8 MB).
   const registry = options.metricsToken ? (await import('./plugins/metrics.ts')).registerMetrics(app) : null;
@@ -231,23 +256,26 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const storeRefusal = registerIdempotency(app, options.services.idempotency);
   registerErrorHandling(app, storeRefusal);
+  return registry;
+}
 
+/** Probes, the local upload route, the /v1 and /console/v1 routes, the hosted pages and the console. */
+function registerRoutes(app: App, options: AppOptions, registry: MetricsRegistry): void {
   registerProbes(app, options.services, registry, options.rateLimits, options.metricsToken ?? null);
   if (options.files.kind === 'local') {
     registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
   }
   for (const route of routes) route(app, options.services);
+  const secureCookies = options.publicBaseUrl.startsWith('https://');
   registerApplyPages(app, options.services, {
     rateLimits: options.rateLimits,
     clock: options.clock,
-    secureCookies: options.publicBaseUrl.startsWith('https://'),
+    secureCookies,
     ...(options.applyPage ? { tunables: options.applyPage } : {}),
   });
   registerConsoleWeb(app, options.services, {
     rateLimits: options.rateLimits,
     clock: options.clock,
-    secureCookies: options.publicBaseUrl.startsWith('https://'),
+    secureCookies,
   });
-  await app.ready();
-  return app;
 }

@@ -124,50 +124,26 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** Reads the environment once; nothing else in the service looks at process.env. */
 export function parseConfig(env: Env = process.env): Config {
-  const port = integer(env, 'PORT', 3000, 0, 65535);
-  const host = text(env, 'HOST') ?? '127.0.0.1';
-  const publicBase = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
-  const role = text(env, 'ROLE') ?? 'all';
-  if (role !== 'api' && role !== 'worker' && role !== 'all') {
-    throw new ConfigError('ROLE', `must be api, worker or all, got "${role}"`);
-  }
+  // Checked in this order, so that of several wrong variables the same one is named first.
+  const { port, host, publicBaseUrl } = listenAddress(env);
+  const role = roleOf(env);
   const bucket = text(env, 'S3_BUCKET');
-  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel))
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
-  const consoleToken = text(env, 'CONSOLE_TOKEN');
-  if (consoleToken !== null && consoleToken.length < 16) {
-    throw new ConfigError('CONSOLE_TOKEN', 'must be at least 16 characters');
-  }
-  const metricsToken = text(env, 'METRICS_TOKEN');
-  if (metricsToken !== null && metricsToken.length < 16) {
-    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
-  }
-  const claimLinkKey = text(env, 'CLAIM_LINK_KEY');
-  if (claimLinkKey !== null && claimLinkKey.length < 32) {
-    throw new ConfigError('CLAIM_LINK_KEY', 'must be at least 32 characters (e.g. openssl rand -base64 32)');
-  }
+  const logLevel = logLevelOf(env);
+  const consoleToken = secret(env, 'CONSOLE_TOKEN', 16);
+  const metricsToken = secret(env, 'METRICS_TOKEN', 16);
+  const claimLinkKey = secret(env, 'CLAIM_LINK_KEY', 32, ' (e.g. openssl rand -base64 32)');
   return Object.freeze({
     http: Object.freeze({
       port,
       host,
-      publicBaseUrl: publicBase.replace(/\/+$/, ''),
+      publicBaseUrl,
       bodyLimitBytes: 1_048_576,
       trustProxy: trustProxy(env),
     }),
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    s3:
-      bucket === null
-        ? null
-        : Object.freeze({
-            bucket,
-            endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
-            region: text(env, 'S3_REGION') ?? 'us-east-1',
-            accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
-            secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
-          }),
+    s3: s3(env, bucket),
     mail: Object.freeze({
       smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
       from: text(env, 'MAIL_FROM') ?? 'Careers <no-reply@careers.invalid>',
@@ -185,6 +161,50 @@ export function parseConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 1_000, 600_000),
     webhooks: Object.freeze({ allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE') }),
     embeddings: embeddings(env),
+  });
+}
+
+/** Where the service listens, and the base URL its links use (without a trailing slash). */
+function listenAddress(env: Env): { port: number; host: string; publicBaseUrl: string } {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const publicBase = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  return { port, host, publicBaseUrl: publicBase.replace(/\/+$/, '') };
+}
+
+function roleOf(env: Env): Role {
+  const role = text(env, 'ROLE') ?? 'all';
+  if (role !== 'api' && role !== 'worker' && role !== 'all') {
+    throw new ConfigError('ROLE', `must be api, worker or all, got "${role}"`);
+  }
+  return role;
+}
+
+function logLevelOf(env: Env): string {
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  return logLevel;
+}
+
+/** A token or key: unset (null), or at least `minLength` characters. */
+function secret(env: Env, name: string, minLength: number, hint = ''): string | null {
+  const value = text(env, name);
+  if (value !== null && value.length < minLength) {
+    throw new ConfigError(name, `must be at least ${minLength} characters${hint}`);
+  }
+  return value;
+}
+
+/** The S3 blob store when S3_BUCKET is set; null keeps CVs under DATA_DIR. */
+function s3(env: Env, bucket: string | null): Config['s3'] {
+  if (bucket === null) return null;
+  return Object.freeze({
+    bucket,
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    region: text(env, 'S3_REGION') ?? 'us-east-1',
+    accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
+    secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
   });
 }
 

@@ -228,17 +228,23 @@ export interface RuntimeOverrides {
   wrapServices?: (services: Services) => Services;
 }
 
-/** The console token: from CONSOLE_TOKEN, else generated once and kept in DATA_DIR/console-token. */
-export function resolveConsoleToken(config: Config): { token: string; source: string } {
-  if (config.consoleToken !== null)
-    return { token: config.consoleToken, source: 'the CONSOLE_TOKEN variable' };
-  const file = path.join(config.dataDir, 'console-token');
-  fs.mkdirSync(config.dataDir, { recursive: true });
+/** DATA_DIR/`name`, holding a random token written once (mode 0600) by whichever start came first. */
+function generatedOnce(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  fs.mkdirSync(dataDir, { recursive: true });
   try {
     fs.writeFileSync(file, `${randomToken(32)}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+  return file;
+}
+
+/** The console token: from CONSOLE_TOKEN, else generated once and kept in DATA_DIR/console-token. */
+export function resolveConsoleToken(config: Config): { token: string; source: string } {
+  if (config.consoleToken !== null)
+    return { token: config.consoleToken, source: 'the CONSOLE_TOKEN variable' };
+  const file = generatedOnce(config.dataDir, 'console-token');
   return { token: fs.readFileSync(file, 'utf8').trim(), source: file };
 }
 
@@ -249,13 +255,7 @@ export function resolveConsoleToken(config: Config): { token: string; source: st
  */
 export function resolveClaimLinkKey(config: Config): string {
   if (config.claimLinkKey !== null) return config.claimLinkKey;
-  const file = path.join(config.dataDir, 'claim-link-key');
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  try {
-    fs.writeFileSync(file, `${randomToken(32)}\n`, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
+  const file = generatedOnce(config.dataDir, 'claim-link-key');
   // A file copied in with looser permissions is narrowed to its owner.
   if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
   const key = fs.readFileSync(file, 'utf8').trim();
@@ -264,12 +264,18 @@ export function resolveClaimLinkKey(config: Config): string {
   return key;
 }
 
+type Own = <T extends { close(): Promise<void> | void }>(thing: T) => T;
+
+/**
+ * The service's runtime from its configuration: the clock, the database (migrated), the rate-limit
+ * store, the console token, what the services are built from, and the services.
+ */
 export async function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
   const owned: { close(): Promise<void> | void }[] = [];
-  function own<T extends { close(): Promise<void> | void }>(thing: T): T {
+  const own: Own = (thing) => {
     owned.push(thing);
     return thing;
-  }
+  };
   const clock = overrides.clock ?? systemClock;
   const handle = await (overrides.handle ??
     openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).then(own));
@@ -283,6 +289,32 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
         : memoryStore({ generations: config.databaseUrl === null }),
     );
   const { token, source } = resolveConsoleToken(config);
+  const { files, serviceDeps } = await serviceDepsFor(config, overrides, handle, clock, own);
+  const services = createServices(serviceDeps);
+  return {
+    config,
+    handle,
+    serviceDeps,
+    files,
+    services: overrides.wrapServices ? overrides.wrapServices(services) : services,
+    rateLimits,
+    clock,
+    consoleToken: token,
+    consoleTokenSource: source,
+    async close() {
+      for (const thing of owned.splice(0).reverse()) await thing.close();
+    },
+  };
+}
+
+/** What the services are built from: the blob store, the PDF checker, the CV builder, the mailer, settings. */
+async function serviceDepsFor(
+  config: Config,
+  overrides: RuntimeOverrides,
+  handle: DbHandle,
+  clock: Clock,
+  own: Own,
+): Promise<{ files: ConfiguredBlobStore; serviceDeps: ServiceDeps }> {
   const files =
     overrides.files ??
     own(
@@ -319,21 +351,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     },
     embeddings: config.embeddings ? httpEmbeddings(config.embeddings) : null,
   };
-  const services = createServices(serviceDeps);
-  return {
-    config,
-    handle,
-    serviceDeps,
-    files,
-    services: overrides.wrapServices ? overrides.wrapServices(services) : services,
-    rateLimits,
-    clock,
-    consoleToken: token,
-    consoleTokenSource: source,
-    async close() {
-      for (const thing of owned.splice(0).reverse()) await thing.close();
-    },
-  };
+  return { files, serviceDeps };
 }
 
 /** The runtime's HTTP app, set up as its configuration says; `extra` for what the config does not hold. */

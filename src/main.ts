@@ -20,29 +20,20 @@ const { openDatabase } = await import('./db/connect.ts');
 
 const SWEEP_INTERVAL_MS = 60_000;
 
+type Config = ReturnType<typeof parseConfig>;
+type Runtime = import('./deps.ts').Runtime;
+type App = Awaited<ReturnType<typeof import('./deps.ts').createRuntimeApp>>;
+/** What runs beside the HTTP listener and must be stopped on shutdown. */
+interface Background {
+  worker: ReturnType<typeof import('./deps.ts').createRuntimeWorker>;
+  webhookDeliveries: ReturnType<Runtime['services']['webhookDispatcher']>;
+  timers: NodeJS.Timeout[];
+}
+
+/** Configuration, DATA_DIR, the database and the runtime, the app, the background work, the listener. */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof parseConfig>;
-  try {
-    config = parseConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
-  // DATA_DIR holds the embedded database, the local CV store and the generated console token: when
-  // any of them is used, a DATA_DIR the service cannot write stops it here with one clear line.
-  if (config.databaseUrl === null || config.s3 === null || config.consoleToken === null) {
-    try {
-      probeDataDir(config.dataDir);
-    } catch (error) {
-      console.error(
-        startupFault(error, config.dataDir) ?? `Cannot start: DATA_DIR ${config.dataDir}: ${String(error)}`,
-      );
-      process.exit(73);
-    }
-  }
+  const config = configOrExit();
+  checkDataDirOrExit(config);
   // The database starts opening first (PGlite compiles its WebAssembly off the main thread) while
   // the rest of the service's modules load: the two were the bulk of the time to a first answer.
   const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -51,38 +42,14 @@ async function main(): Promise<void> {
     import('./deps.ts'),
     import('./plugins/log.ts'),
   ]);
-  let runtime: Awaited<ReturnType<typeof createRuntime>>;
-  try {
-    runtime = await createRuntime(config, { handle: opening });
-  } catch (error) {
-    const line = startupFault(error, config.dataDir);
-    if (line === null) throw error;
-    console.error(line);
-    process.exit(73);
-  }
+  const runtime = await runtimeOrExit(createRuntime(config, { handle: opening }), config.dataDir);
   const app = await createRuntimeApp(runtime, { logger: loggerOptions(config.logLevel) });
-
-  const timers: NodeJS.Timeout[] = [];
-  const worker = createRuntimeWorker(runtime, { log: app.log.child({ component: 'worker' }) });
-  const webhookDeliveries = runtime.services.webhookDispatcher({
-    log: app.log.child({ component: 'webhooks' }),
-  });
-  if (config.role !== 'api') {
-    worker.start();
-    webhookDeliveries.start();
-    const sweep = async () => {
-      try {
-        const swept = await runtime.services.maintenance();
-        if (runtime.files.kind === 'local') await runtime.files.removeAbandonedTempFiles();
-        if (Object.values(swept).some((n) => n > 0)) app.log.info(swept, 'retention sweep');
-      } catch (err) {
-        app.log.error({ err }, 'retention sweep failed');
-      }
-    };
-    void sweep();
-    timers.push(setInterval(sweep, SWEEP_INTERVAL_MS).unref());
-  }
-
+  const background: Background = {
+    worker: createRuntimeWorker(runtime, { log: app.log.child({ component: 'worker' }) }),
+    webhookDeliveries: runtime.services.webhookDispatcher({ log: app.log.child({ component: 'webhooks' }) }),
+    timers: [],
+  };
+  if (config.role !== 'api') startBackground(runtime, app, background);
   if (config.role !== 'worker') {
     await app.listen({ port: config.http.port, host: config.http.host });
   }
@@ -92,56 +59,129 @@ async function main(): Promise<void> {
     { baseUrl: config.http.publicBaseUrl, role: config.role, database: runtime.handle.kind },
     `Service ready at ${config.http.publicBaseUrl}; console token in ${runtime.consoleTokenSource}`,
   );
-
   let stopping = false;
-  // SIGTERM (a deploy, docker stop) and SIGINT: stop accepting, finish what is in flight, hand
-  // back unfinished tasks, close the pools, exit 0 — all within SHUTDOWN_GRACE_MS.
-  const stop = async (signal: string) => {
+  const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    const grace = config.shutdownGraceMs;
-    const deadline = Date.now() + grace;
-    // What the last steps (releasing tasks, closing pools) are kept for, out of the grace.
-    const reserve = Math.min(1_500, grace / 4);
-    app.log.info({ signal, graceMs: grace }, 'shutting down: finishing in-flight requests');
-    for (const timer of timers) clearInterval(timer);
-    const force = setTimeout(() => {
-      app.log.error({ graceMs: grace }, 'shutdown did not finish within the grace; exiting');
-      process.exit(1);
-    }, grace);
-    force.unref();
-    const within = <T>(promise: Promise<T>, ms: number) =>
-      Promise.race([promise.then(() => true), sleep(Math.max(0, ms)).then(() => false)]);
-    // The listener closes at once (new connections are refused; a request on a kept-alive
-    // connection is answered 503); requests already running finish, the worker's tasks too.
-    const closing = app.close();
-    // A kept-alive connection whose request has just been answered is closed at once rather
-    // than held open until its idle timeout (Node closes only the connections idle at close()).
-    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    idleSweep.unref();
-    void closing.finally(() => clearInterval(idleSweep));
-    const stoppingWorker = worker.stop(deadline - reserve - Date.now());
-    const stoppingDeliveries = webhookDeliveries.stop();
-    if (!(await within(closing, deadline - reserve - Date.now()))) {
-      app.log.warn('shutdown: requests still running at the end of the grace are cut off');
-      app.server.closeAllConnections();
-      await within(closing, 200);
-    }
-    await within(stoppingWorker, deadline - Date.now() - reserve / 2);
-    await within(stoppingDeliveries, deadline - Date.now() - reserve / 2);
-    await within(runtime.services.idempotency.stop(), 200);
-    // The runtime closes what it opened; the database was opened here, so it is closed here, last.
-    const closeAll = async () => {
-      await runtime.close();
-      await runtime.handle.close();
-    };
-    await within(closeAll(), deadline - Date.now() - 100);
-    clearTimeout(force);
-    app.log.info({ signal, tookMs: grace - (deadline - Date.now()) }, 'stopped');
-    process.exit(0);
+    void shutdown(signal, config, runtime, app, background);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** The configuration, or exit 78 (EX_CONFIG) with its one-line error. */
+function configOrExit(): Config {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+}
+
+/**
+ * DATA_DIR holds the embedded database, the local CV store and the generated console token: when
+ * any of them is used, a DATA_DIR the service cannot write stops it here with one clear line (73).
+ */
+function checkDataDirOrExit(config: Config): void {
+  if (config.databaseUrl !== null && config.s3 !== null && config.consoleToken !== null) return;
+  try {
+    probeDataDir(config.dataDir);
+  } catch (error) {
+    console.error(
+      startupFault(error, config.dataDir) ?? `Cannot start: DATA_DIR ${config.dataDir}: ${String(error)}`,
+    );
+    process.exit(73);
+  }
+}
+
+/** The runtime, or exit 73 with one line when it failed on DATA_DIR. */
+async function runtimeOrExit(creating: Promise<Runtime>, dataDir: string): Promise<Runtime> {
+  try {
+    return await creating;
+  } catch (error) {
+    const line = startupFault(error, dataDir);
+    if (line === null) throw error;
+    console.error(line);
+    process.exit(73);
+  }
+}
+
+/** The task worker, webhook deliveries and the retention sweep (now, then every minute). */
+function startBackground(runtime: Runtime, app: App, background: Background): void {
+  background.worker.start();
+  background.webhookDeliveries.start();
+  const sweep = async () => {
+    try {
+      const swept = await runtime.services.maintenance();
+      if (runtime.files.kind === 'local') await runtime.files.removeAbandonedTempFiles();
+      if (Object.values(swept).some((n) => n > 0)) app.log.info(swept, 'retention sweep');
+    } catch (err) {
+      app.log.error({ err }, 'retention sweep failed');
+    }
+  };
+  void sweep();
+  background.timers.push(setInterval(sweep, SWEEP_INTERVAL_MS).unref());
+}
+
+/**
+ * SIGTERM (a deploy, docker stop) and SIGINT: stop accepting, finish what is in flight, hand
+ * back unfinished tasks, close the pools, exit 0 — all within SHUTDOWN_GRACE_MS.
+ */
+async function shutdown(signal: string, config: Config, runtime: Runtime, app: App, background: Background) {
+  const grace = config.shutdownGraceMs;
+  const deadline = Date.now() + grace;
+  // What the last steps (releasing tasks, closing pools) are kept for, out of the grace.
+  const reserve = Math.min(1_500, grace / 4);
+  app.log.info({ signal, graceMs: grace }, 'shutting down: finishing in-flight requests');
+  for (const timer of background.timers) clearInterval(timer);
+  const force = setTimeout(() => {
+    app.log.error({ graceMs: grace }, 'shutdown did not finish within the grace; exiting');
+    process.exit(1);
+  }, grace);
+  force.unref();
+  const closing = closeListener(app);
+  const stoppingWorker = background.worker.stop(deadline - reserve - Date.now());
+  const stoppingDeliveries = background.webhookDeliveries.stop();
+  if (!(await within(closing, deadline - reserve - Date.now()))) {
+    app.log.warn('shutdown: requests still running at the end of the grace are cut off');
+    app.server.closeAllConnections();
+    await within(closing, 200);
+  }
+  await within(stoppingWorker, deadline - Date.now() - reserve / 2);
+  await within(stoppingDeliveries, deadline - Date.now() - reserve / 2);
+  await within(runtime.services.idempotency.stop(), 200);
+  // The runtime closes what it opened; the database was opened here, so it is closed here, last.
+  const closeAll = async () => {
+    await runtime.close();
+    await runtime.handle.close();
+  };
+  await within(closeAll(), deadline - Date.now() - 100);
+  clearTimeout(force);
+  app.log.info({ signal, tookMs: grace - (deadline - Date.now()) }, 'stopped');
+  process.exit(0);
+}
+
+/**
+ * The listener closes at once (new connections are refused; a request on a kept-alive connection
+ * is answered 503); requests already running finish, the worker's tasks too. A kept-alive
+ * connection whose request has just been answered is closed at once rather than held open until
+ * its idle timeout (Node closes only the connections idle at close()).
+ */
+function closeListener(app: App): Promise<undefined> {
+  const closing = app.close();
+  const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  idleSweep.unref();
+  void closing.finally(() => clearInterval(idleSweep));
+  return closing;
+}
+
+/** Whether `promise` settled within `ms` (it goes on either way). */
+function within<T>(promise: Promise<T>, ms: number): Promise<boolean> {
+  return Promise.race([promise.then(() => true), sleep(Math.max(0, ms)).then(() => false)]);
 }
 
 const STARTUP_GC_DELAY_MS = 1_000;

@@ -7,6 +7,15 @@ import { assertError, errorOf } from './support/assert.ts';
 
 const ctx = useTestApp();
 
+/** What a key is in the console's answers, sorted: never its secret or hash. */
+const KEY_FIELDS = ['createdAt', 'id', 'lastUsedAt', 'name', 'revokedAt', 'scopes'];
+
+/** How many rows of `table` the account has. */
+async function rowsOf(table: 'jobs' | 'api_keys', accountId: string): Promise<number> {
+  return (await ctx.handle.db.selectFrom(table).select('id').where('account_id', '=', accountId).execute())
+    .length;
+}
+
 describe('API keys: both headers', () => {
   test('Authorization: Bearer and x-api-key both authenticate the same key', async () => {
     const { key } = await jobsAccount(ctx.app);
@@ -120,12 +129,7 @@ describe('403 forbidden: scopes', () => {
     const res = await reader.post('/v1/jobs', { title: 'Should not exist' });
     const error = assertError(res, 403, 'forbidden');
     assert.match(error.message, /jobs:write/);
-    const rows = await ctx.handle.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('account_id', '=', account.id)
-      .execute();
-    assert.equal(rows.length, 0);
+    assert.equal(await rowsOf('jobs', account.id), 0);
   });
 
   test('applications:write or screening alone grants no job route', async () => {
@@ -197,14 +201,7 @@ describe('secrets', () => {
     const { key, secret } = minted.json();
     assert.equal(typeof secret, 'string');
     assert.ok(secret.length >= 32);
-    assert.deepEqual(Object.keys(key).sort(), [
-      'createdAt',
-      'id',
-      'lastUsedAt',
-      'name',
-      'revokedAt',
-      'scopes',
-    ]);
+    assert.deepEqual(Object.keys(key).sort(), KEY_FIELDS);
 
     const listed = await consoleCall(ctx.app, 'GET', `/accounts/${account.id}/keys`);
     assert.equal(listed.statusCode, 200);
@@ -212,14 +209,7 @@ describe('secrets', () => {
     const hash = createHash('sha256').update(secret).digest('hex');
     assert.ok(!listed.body.includes(hash), 'the list must not carry the hash either');
     for (const item of listed.json().keys) {
-      assert.deepEqual(Object.keys(item).sort(), [
-        'createdAt',
-        'id',
-        'lastUsedAt',
-        'name',
-        'revokedAt',
-        'scopes',
-      ]);
+      assert.deepEqual(Object.keys(item).sort(), KEY_FIELDS);
     }
     assert.equal(listed.json().keys[0].id, key.id);
   });
@@ -254,12 +244,7 @@ describe('minting keys', () => {
     assert.match(message, /\/console\/settings/);
     assert.match(message, /PATCH \/console\/v1\/accounts\/\{accountId\} with \{"dpaAccepted": true\}/);
     assert.match(message, /npm run console -- account:dpa/);
-    const none = await ctx.handle.db
-      .selectFrom('api_keys')
-      .select('id')
-      .where('account_id', '=', account.id)
-      .execute();
-    assert.equal(none.length, 0, 'a refused mint stores nothing');
+    assert.equal(await rowsOf('api_keys', account.id), 0, 'a refused mint stores nothing');
 
     const accepted = await consoleCall(ctx.app, 'PATCH', `/accounts/${account.id}`, { dpaAccepted: true });
     assert.equal(accepted.statusCode, 200);
@@ -279,12 +264,7 @@ describe('minting keys', () => {
     });
     const error = assertError(res, 400, 'bad_request');
     assert.match(error.message, /jobs:delete/);
-    const rows = await ctx.handle.db
-      .selectFrom('api_keys')
-      .select('id')
-      .where('account_id', '=', account.id)
-      .execute();
-    assert.equal(rows.length, 0);
+    assert.equal(await rowsOf('api_keys', account.id), 0);
   });
 
   test('no scopes at all → 400', async () => {

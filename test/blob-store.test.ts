@@ -76,6 +76,17 @@ function assertRefused(answer: Answer, status: number, code: string, message?: R
   if (message) assert.match(error.message, message);
 }
 
+/** Deleting removes the blob, a second delete is quiet, and reading it after is BlobNotFoundError. */
+async function assertDeletes(store: LocalBlobStore | S3BlobStore, key: string): Promise<void> {
+  await store.delete(key);
+  assert.equal(await store.size(key), null);
+  await store.delete(key);
+  await assert.rejects(
+    store.withLocalFile(key, async () => 1),
+    BlobNotFoundError,
+  );
+}
+
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -102,6 +113,16 @@ describe('local blob store', () => {
     return `${origin}${url.pathname}${url.search}`;
   };
   const blobsDir = () => path.join(dataDir, 'blobs');
+  /** A new key with 10 bytes PUT through its presigned URL (200). */
+  const storeTenBytes = async (): Promise<string> => {
+    const key = newId('upl');
+    const url = onServer(await store.presignPut(key, { bytes: 10, expiresAt: soon() }));
+    assert.equal(
+      (await rawPut(url, { 'content-type': PDF, 'content-length': 10 }, randomBytes(10))).status,
+      200,
+    );
+    return key;
+  };
   const storedNames = async (): Promise<string[]> => (await fsp.readdir(blobsDir()).catch(() => [])).sort();
 
   before(async () => {
@@ -400,28 +421,12 @@ describe('local blob store', () => {
   });
 
   test('delete removes the file and is quiet about absent ones', async () => {
-    const key = newId('upl');
-    const url = onServer(await store.presignPut(key, { bytes: 10, expiresAt: soon() }));
-    assert.equal(
-      (await rawPut(url, { 'content-type': PDF, 'content-length': 10 }, randomBytes(10))).status,
-      200,
-    );
-    await store.delete(key);
-    assert.equal(await store.size(key), null);
-    await store.delete(key);
-    await assert.rejects(
-      store.withLocalFile(key, async () => 1),
-      BlobNotFoundError,
-    );
+    const key = await storeTenBytes();
+    await assertDeletes(store, key);
   });
 
   test('abandoned temporary files are swept; live objects are not', async () => {
-    const key = newId('upl');
-    const url = onServer(await store.presignPut(key, { bytes: 10, expiresAt: soon() }));
-    assert.equal(
-      (await rawPut(url, { 'content-type': PDF, 'content-length': 10 }, randomBytes(10))).status,
-      200,
-    );
+    const key = await storeTenBytes();
     const stale = path.join(blobsDir(), `.tmp-${newId('upl')}-0000`);
     await fsp.writeFile(stale, 'partial');
     const old = new Date(Date.now() - 2 * 3_600_000);
@@ -631,13 +636,7 @@ describe('S3 blob store (against s3rver)', () => {
     assert.ok(!fs.existsSync(seenPath), 'the downloaded copy is removed');
     assert.deepEqual(await fsp.readdir(downloads), []);
 
-    await store.delete(key);
-    assert.equal(await store.size(key), null);
-    await store.delete(key);
-    await assert.rejects(
-      store.withLocalFile(key, async () => 1),
-      BlobNotFoundError,
-    );
+    await assertDeletes(store, key);
     assert.deepEqual(await fsp.readdir(downloads), [], 'a failed download leaves no directory');
   });
 

@@ -59,6 +59,11 @@ function gate() {
 }
 
 /** The real handlers with one task name replaced for the given application only. */
+/** A worker of the test's own on the test app's database and clock. */
+function workerWith(options: Omit<Parameters<typeof createWorker>[0], 'db' | 'clock'>) {
+  return createWorker({ db: ctx.handle.db, clock: ctx.clock, ...options });
+}
+
 function replacing<N extends keyof TaskHandlers>(
   name: N,
   applicationId: string,
@@ -262,9 +267,7 @@ describe('a worker that dies mid-task', () => {
     const release = gate();
     const aLog = captureLog();
     const real = ctx.services.taskHandlers['build-cv'];
-    const workerA = createWorker({
-      db: ctx.handle.db,
-      clock: ctx.clock,
+    const workerA = workerWith({
       handlers: replacing('build-cv', id, async (payload, task) => {
         started.open();
         await release.promise; // the process "died" here; nothing below runs until the test lets go
@@ -327,16 +330,12 @@ describe('a worker that dies mid-task', () => {
       });
     const [aStarted, aRelease, bStarted, bRelease] = [gate(), gate(), gate(), gate()];
     const aLog = captureLog();
-    const workerA = createWorker({
-      db: ctx.handle.db,
-      clock: ctx.clock,
+    const workerA = workerWith({
       handlers: hanging(aStarted, aRelease),
       log: aLog.log,
       leaseMs: 20_000,
     });
-    const workerB = createWorker({
-      db: ctx.handle.db,
-      clock: ctx.clock,
+    const workerB = workerWith({
       handlers: hanging(bStarted, bRelease),
       log: captureLog().log,
       leaseMs: 20_000,
@@ -380,9 +379,7 @@ describe('a worker that dies mid-task', () => {
     const sent = gate();
     const release = gate();
     const real = ctx.services.taskHandlers['send-claim-mail'];
-    const workerA = createWorker({
-      db: ctx.handle.db,
-      clock: ctx.clock,
+    const workerA = workerWith({
       handlers: replacing('send-claim-mail', id, async (payload, task) => {
         await real(payload, task);
         sent.open();
@@ -418,9 +415,7 @@ describe('a worker that dies mid-task', () => {
     const started = gate();
     const release = gate();
     const real = ctx.services.taskHandlers['build-cv'];
-    const worker = createWorker({
-      db: ctx.handle.db,
-      clock: ctx.clock,
+    const worker = workerWith({
       handlers: replacing('build-cv', id, async (payload, task) => {
         started.open();
         await release.promise;
@@ -493,9 +488,7 @@ describe('several workers draining at once', () => {
         ]),
       ) as TaskHandlers;
     const workers = ['w1', 'w2', 'w3'].map((name) =>
-      createWorker({
-        db: ctx.handle.db,
-        clock: ctx.clock,
+      workerWith({
         handlers: counting(name),
         log: captureLog().log,
         // 3 × 3 builds at once: more than one account's share of the CV checker (8, cv-check.ts);
@@ -558,9 +551,7 @@ describe('retries with backoff, then a dead letter an operator can retry', () =>
     let calls = 0;
     let failing = true;
     const log = captureLog();
-    const worker = createWorker({
-      db: ctx.handle.db,
-      clock: ctx.clock,
+    const worker = workerWith({
       handlers: replacing('build-cv', id, async (payload, task) => {
         calls++;
         if (failing) throw new Error(`PDF pool unavailable (call ${calls})`);
@@ -666,9 +657,7 @@ describe('retries with backoff, then a dead letter an operator can retry', () =>
     const busyCalls = 12; // more than max_attempts (8): a busy checker must not kill the task
     let calls = 0;
     const log = captureLog();
-    const worker = createWorker({
-      db: ctx.handle.db,
-      clock: ctx.clock,
+    const worker = workerWith({
       handlers: replacing('build-cv', id, async (payload, task) => {
         calls++;
         if (calls <= busyCalls) throw new CheckQueueFull('8 CV checks are already waiting', 3);

@@ -22,6 +22,22 @@ async function consoleJob(accountId: string, jobId: string) {
   return job;
 }
 
+/** POST publish on a job that was live before: 200, not a first publish, live again on the same page now. */
+async function republished(
+  api: Awaited<ReturnType<typeof account>>['api'],
+  job: { id: string; url?: string | undefined },
+) {
+  const now = ctx.clock.now().toISOString();
+  const res = await api.post(`/v1/jobs/${job.id}/publish`);
+  assert.equal(res.statusCode, 200, res.body);
+  const { job: again, firstPublish } = res.json();
+  assert.equal(firstPublish, false);
+  assert.equal(again.status, 'published');
+  assert.equal(again.url, job.url, 'same page: the role slug is kept');
+  assert.equal(again.updatedAt, now);
+  return { again, now };
+}
+
 async function listIds(api: Awaited<ReturnType<typeof account>>['api'], query = '') {
   const res = await api.get(`/v1/jobs${query}`);
   assert.equal(res.statusCode, 200, res.body);
@@ -137,15 +153,8 @@ describe('job status table', () => {
     assert.equal((await api.post(`/v1/jobs/${job.id}/close`)).statusCode, 200);
     assert.equal((await jobRow(ctx.handle, job.id)).managed_since, null, 'closing freed the slot');
     ctx.clock.advance(DAY);
-    const now = ctx.clock.now().toISOString();
-    const res = await api.post(`/v1/jobs/${job.id}/publish`);
-    assert.equal(res.statusCode, 200, res.body);
-    const { job: again, firstPublish } = res.json();
-    assert.equal(firstPublish, false);
-    assert.equal(again.status, 'published');
-    assert.equal(again.url, job.url, 'same page: the role slug is kept');
+    const { again, now } = await republished(api, job);
     assert.equal(again.closedAt, undefined, 'closedAt cleared');
-    assert.equal(again.updatedAt, now);
     assert.equal(again.postedAt, now);
 
     const row = await jobRow(ctx.handle, job.id);
@@ -168,15 +177,8 @@ describe('job status table', () => {
     assert.equal((await api.get(`/v1/jobs/${job.id}`)).json().job.status, 'expired');
     assert.equal((await consoleJob(acc.id, job.id)).managed, false, 'expiry frees the slot');
 
-    const now = ctx.clock.now().toISOString();
-    const res = await api.post(`/v1/jobs/${job.id}/publish`);
-    assert.equal(res.statusCode, 200, res.body);
-    const { job: again, firstPublish } = res.json();
-    assert.equal(firstPublish, false);
-    assert.equal(again.status, 'published');
-    assert.equal(again.url, job.url);
+    const { again } = await republished(api, job);
     assert.equal(again.expiresAt, undefined, 'a passed expiry is cleared, else it would expire at once');
-    assert.equal(again.updatedAt, now);
 
     const row = await jobRow(ctx.handle, job.id);
     assert.equal(row.slug, 'bus-driver');

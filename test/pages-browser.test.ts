@@ -110,6 +110,26 @@ const WORDS: Record<
   },
 };
 
+/** The upload row behind an application's CV. */
+async function uploadOf(applicationId: string) {
+  const { db } = ctx.handle;
+  const row = await db
+    .selectFrom('applications')
+    .select('blob_key')
+    .where('id', '=', applicationId)
+    .executeTakeFirstOrThrow();
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('id', '=', String(row.blob_key))
+    .executeTakeFirstOrThrow();
+}
+
+/** Sends the apply form with its submit button (in `lang`) and answers the page the POST loads. */
+function submitByButton(page: Page, jobId: string, lang: Lang): Promise<Response> {
+  return submitApplyForm(page, jobId, () => page.getByRole('button', { name: WORDS[lang].submit }).click());
+}
+
 const AD = {
   title: 'Platform Engineer',
   category: 'engineering',
@@ -335,9 +355,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
       where: 'Porto, PT',
       note: 'Keen on PostgreSQL.',
     });
-    const result = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.en.submit }).click(),
-    );
+    const result = await submitByButton(page, job.id, 'en');
     assert.equal(result.status(), 201);
     await assertPageHeaders(result, 'thanks page');
     assert.equal(await heading(page), 'Application sent');
@@ -379,16 +397,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     assert.equal((app.consentText as { text: string }).text, consentText);
 
     // The uploaded file is the real PDF, sent by the PUT: the worker builds the virtual CV from it.
-    const row = await ctx.handle.db
-      .selectFrom('applications')
-      .select('blob_key')
-      .where('id', '=', String(app.applicationId))
-      .executeTakeFirstOrThrow();
-    const upload = await ctx.handle.db
-      .selectFrom('uploads')
-      .selectAll()
-      .where('id', '=', String(row.blob_key))
-      .executeTakeFirstOrThrow();
+    const upload = await uploadOf(String(app.applicationId));
     assert.equal(upload.bytes, fs.statSync(CV_PDF).size);
     assert.equal(upload.file_name, null, 'a presigned slot, not the form post');
     assert.ok(requests.includes(`PUT /uploads/${upload.id}`), 'the browser PUT this very upload');
@@ -406,9 +415,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     assert.equal(await htmlLang(page), 'fr');
     const address = email();
     await fillForm(page, 'fr', { name: 'Léa Dubois', email: address });
-    const result = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.fr.submit }).click(),
-    );
+    const result = await submitByButton(page, job.id, 'fr');
     assert.equal(result.status(), 201);
     assert.equal(await heading(page), 'Candidature envoyée');
     const [app] = await applicationsOf(job.id);
@@ -431,9 +438,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     const requests: string[] = [];
     page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
     await fillForm(page, 'es', { name: 'Lucía Fernández', email: email(), note: 'Hola.' });
-    const result = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.es.submit }).click(),
-    );
+    const result = await submitByButton(page, job.id, 'es');
     assert.equal(result.status(), 201);
     assert.equal(await heading(page), 'Candidatura enviada');
     assert.ok(!requests.some((r) => r.includes('/upload')), `no JavaScript upload: ${requests.join(', ')}`);
@@ -444,16 +449,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     assert.equal((app.consent as { locale: string }).locale, 'es');
     // The file came in the form post: the service stored it under the browser's file name (the
     // enhanced path's presigned slot carries none), and the worker builds the CV from it.
-    const row = await ctx.handle.db
-      .selectFrom('applications')
-      .select('blob_key')
-      .where('id', '=', String(app?.applicationId))
-      .executeTakeFirstOrThrow();
-    const upload = await ctx.handle.db
-      .selectFrom('uploads')
-      .selectAll()
-      .where('id', '=', String(row.blob_key))
-      .executeTakeFirstOrThrow();
+    const upload = await uploadOf(String(app?.applicationId));
     assert.equal(upload.file_name, 'cv-2-pages.pdf');
     assert.equal(upload.bytes, fs.statSync(CV_PDF).size);
     await drainAll(ctx.worker);
@@ -466,9 +462,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     const { page } = await newContext();
     await page.goto(job.applyLink);
     await fillForm(page, 'en', { name: '', email: 'someone@', phone: '+44 20 7946 0018' });
-    const result = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.en.submit }).click(),
-    );
+    const result = await submitByButton(page, job.id, 'en');
     assert.equal(result.status(), 400);
     await assertPageHeaders(result, 'validation page');
     assert.ok(await page.getByRole('alert').first().isVisible());
@@ -499,9 +493,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     assert.equal((await applicationsOf(job.id)).length, 0);
 
     await fillForm(page, 'en', { name: 'Tomás Ruiz', email: email() });
-    const fixed = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.en.submit }).click(),
-    );
+    const fixed = await submitByButton(page, job.id, 'en');
     assert.equal(fixed.status(), 201);
     assert.equal((await applicationsOf(job.id)).length, 1);
   });
@@ -526,9 +518,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
       const { page } = await newContext({ javaScriptEnabled: c.js });
       await page.goto(`${job.applyLink}?lang=${c.lang}`);
       await fillForm(page, c.lang, { name: 'Rui Costa', email: email(), cv: c.file });
-      const result = await submitApplyForm(page, job.id, () =>
-        page.getByRole('button', { name: WORDS[c.lang].submit }).click(),
-      );
+      const result = await submitByButton(page, job.id, c.lang);
       assert.equal(result.status(), 422, `${c.lang}`);
       assert.equal(await htmlLang(page), c.lang);
       const error = page.locator('#cv-error');
@@ -554,18 +544,11 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     await page.goto(job.url!);
     await page.getByRole('link', { name: 'Apply now' }).first().click();
     await fillForm(page, 'en', { name: 'Noor Haddad', email: address });
-    assert.equal(
-      (
-        await submitApplyForm(page, job.id, () => page.getByRole('button', { name: WORDS.en.submit }).click())
-      ).status(),
-      201,
-    );
+    assert.equal((await submitByButton(page, job.id, 'en')).status(), 201);
 
     await page.goto(job.applyLink);
     await fillForm(page, 'en', { name: 'Noor H.', email: address.toUpperCase() });
-    const again = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.en.submit }).click(),
-    );
+    const again = await submitByButton(page, job.id, 'en');
     assert.equal(again.status(), 201);
     assert.equal(await heading(page), 'Application sent');
     const apps = await applicationsOf(job.id);
@@ -588,9 +571,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     );
     await fillForm(page, 'en', { name: 'Spam Bot', email: email() });
     await trap.fill('https://spam.example/', { force: true });
-    const result = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.en.submit }).click(),
-    );
+    const result = await submitByButton(page, job.id, 'en');
     assert.equal(result.status(), 201);
     assert.equal(await heading(page), 'Application sent');
     assert.equal((await applicationsOf(job.id)).length, 0);
@@ -632,17 +613,13 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     await page.goto(job.applyLink);
     await fillForm(page, 'en', { name: 'Real Person', email: victim });
     await context.clearCookies();
-    const noCookie = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.en.submit }).click(),
-    );
+    const noCookie = await submitByButton(page, job.id, 'en');
     assert.equal(noCookie.status(), 403);
     assert.equal((await applicationsOf(job.id)).length, 0, 'nothing stored');
 
     // The 403 page is a fresh form: sent again, it goes through.
     await fillForm(page, 'en', { name: 'Real Person', email: victim });
-    const ok = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.en.submit }).click(),
-    );
+    const ok = await submitByButton(page, job.id, 'en');
     assert.equal(ok.status(), 201);
     assert.equal((await applicationsOf(job.id)).length, 1);
   });
@@ -652,14 +629,10 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
     const { page } = await newContext({ javaScriptEnabled: false });
     await page.goto(`${job.applyLink}?lang=es`);
     for (let i = 1; i <= 10; i++) {
-      const res = await submitApplyForm(page, job.id, () =>
-        page.getByRole('button', { name: WORDS.es.submit }).click(),
-      );
+      const res = await submitByButton(page, job.id, 'es');
       assert.equal(res.status(), 400, `POST ${i}`);
     }
-    const limited = await submitApplyForm(page, job.id, () =>
-      page.getByRole('button', { name: WORDS.es.submit }).click(),
-    );
+    const limited = await submitByButton(page, job.id, 'es');
     assert.equal(limited.status(), 429);
     await assertPageHeaders(limited, '429 page');
     assert.ok(Number((await limited.allHeaders())['retry-after']) >= 1);
@@ -932,9 +905,7 @@ describe('hosted pages in Chromium', { skip: NO_CHROMIUM }, () => {
       if (label === 'phone') {
         await page.goto(`${job.applyLink}?lang=fr`);
         await fillForm(page, 'fr', { name: '', email: 'x', cv: SCAN_PDF });
-        await submitApplyForm(page, job.id, () =>
-          page.getByRole('button', { name: WORDS.fr.submit }).click(),
-        );
+        await submitByButton(page, job.id, 'fr');
         const wide = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(wide <= 390, `apply page with errors is ${wide}px wide`);
         const file = path.join(ARTIFACTS, 'apply-page-errors-phone.png');

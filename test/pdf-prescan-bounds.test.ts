@@ -21,6 +21,20 @@ const FIXTURES = [
 
 const LIMITS = { maxInflatedBytes: 64 * 1024 * 1024, deadlineMs: 5000 };
 
+/** A one-child checker that notes each verdict with its stage, and each parse a child starts. */
+function watchedChecker() {
+  const events: string[] = [];
+  const watched = createCvChecker({
+    ...CV_LIMITS,
+    poolSize: 1,
+    onEvent: (e) => {
+      if (e.type === 'checked') events.push(`${e.outcome}@${e.stage}`);
+      if (e.type === 'parse_started') events.push('parse');
+    },
+  });
+  return { watched, events };
+}
+
 describe('page objects in plain sight', () => {
   test('counts /Type /Page, not /Pages, with any spacing and comments', () => {
     const text = Buffer.from(
@@ -83,15 +97,7 @@ describe('operators in page content', () => {
     fs.writeFileSync(file, manyOperatorsPdf(1_100_000));
     const scan = await prescanPdf(file, { ...LIMITS, maxOperators: 500_000 });
     assert.equal(!scan.ok && scan.cause, 'operators');
-    const events: string[] = [];
-    const watched = createCvChecker({
-      ...CV_LIMITS,
-      poolSize: 1,
-      onEvent: (e) => {
-        if (e.type === 'checked') events.push(`${e.outcome}@${e.stage}`);
-        if (e.type === 'parse_started') events.push('parse');
-      },
-    });
+    const { watched, events } = watchedChecker();
     try {
       assert.deepEqual(await watched.check(file), { ok: false, reason: 'corrupt' });
       assert.deepEqual(events, ['corrupt@prescan']);
@@ -106,15 +112,7 @@ describe('through the checker', () => {
   after(() => checker.close());
 
   test('10,000 pages: too_many_pages from the pre-scan stage, no child spent', async () => {
-    const events: string[] = [];
-    const watched = createCvChecker({
-      ...CV_LIMITS,
-      poolSize: 1,
-      onEvent: (e) => {
-        if (e.type === 'checked') events.push(`${e.outcome}@${e.stage}`);
-        if (e.type === 'parse_started') events.push('parse');
-      },
-    });
+    const { watched, events } = watchedChecker();
     try {
       const file = path.join(tempDir(), 'long.pdf');
       fs.writeFileSync(file, manyPagesPdf(10_000, true));

@@ -287,15 +287,7 @@ describe('Redis: one limit shared by several instances', () => {
   test('two app instances, each with its own redisStore, share one limit', {
     skip: withoutRedis,
   }, async () => {
-    const url = testConfig.redisUrl!;
-    const clock = new ManualClock(new Date());
-    const one = await startApp({ clock, rateLimits: redisStore(url) });
-    const two = await startApp({ clock, rateLimits: redisStore(url) });
-    const bases = [await listen(one.app), await listen(two.app)];
-    const { account, key } = await jobsAccount(one.app);
-    await consoleCall(one.app, 'PATCH', `/accounts/${account.id}`, { limits: { requestsPerMinute: 10 } });
-    const get = (i: number) =>
-      fetch(`${bases[i % 2]}/v1/jobs`, { headers: { authorization: `Bearer ${key.secret}` } });
+    const { one, bases, get } = await twoInstancesOnRedis(10);
 
     const answers: { status: number; remaining: string | null }[] = [];
     for (let i = 0; i < 10; i++) {
@@ -324,24 +316,33 @@ describe('Redis: one limit shared by several instances', () => {
   test('concurrent requests split across two instances: exactly the limit gets through', {
     skip: withoutRedis,
   }, async () => {
-    const url = testConfig.redisUrl!;
-    const clock = new ManualClock(new Date());
-    const one = await startApp({ clock, rateLimits: redisStore(url) });
-    const two = await startApp({ clock, rateLimits: redisStore(url) });
-    const bases = [await listen(one.app), await listen(two.app)];
-    const { account, key } = await jobsAccount(one.app);
-    await consoleCall(one.app, 'PATCH', `/accounts/${account.id}`, { limits: { requestsPerMinute: 20 } });
+    const { get } = await twoInstancesOnRedis(20);
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        fetch(`${bases[i % 2]}/v1/jobs`, { headers: { authorization: `Bearer ${key.secret}` } }).then(
-          async (res) => {
-            await res.arrayBuffer();
-            return res.status;
-          },
-        ),
+        get(i).then(async (res) => {
+          await res.arrayBuffer();
+          return res.status;
+        }),
       ),
     );
     assert.equal(results.filter((s) => s === 200).length, 20);
     assert.equal(results.filter((s) => s === 429).length, 10);
   });
 });
+
+/**
+ * Two app instances, each with its own redisStore on the one Redis, and a key whose account allows
+ * `requestsPerMinute`; `get(i)` lists the jobs through instance i % 2.
+ */
+async function twoInstancesOnRedis(requestsPerMinute: number) {
+  const url = testConfig.redisUrl!;
+  const clock = new ManualClock(new Date());
+  const one = await startApp({ clock, rateLimits: redisStore(url) });
+  const two = await startApp({ clock, rateLimits: redisStore(url) });
+  const bases = [await listen(one.app), await listen(two.app)];
+  const { account, key } = await jobsAccount(one.app);
+  await consoleCall(one.app, 'PATCH', `/accounts/${account.id}`, { limits: { requestsPerMinute } });
+  const get = (i: number) =>
+    fetch(`${bases[i % 2]}/v1/jobs`, { headers: { authorization: `Bearer ${key.secret}` } });
+  return { one, bases, get };
+}

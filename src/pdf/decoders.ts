@@ -28,70 +28,123 @@ export async function* flateDecode(source: Chunks): AsyncGenerator<Uint8Array> {
 // LZW can expand ~2,700x, so input is fed in small slices to keep each yielded chunk small.
 const LZW_SLICE = 256;
 
-export async function* lzwDecode(source: Chunks, earlyChange: number): AsyncGenerator<Uint8Array> {
-  const prefix = new Int16Array(4096);
-  const suffix = new Uint8Array(4096);
-  const length = new Uint16Array(4096);
-  for (let i = 0; i < 256; i++) {
-    prefix[i] = -1;
-    suffix[i] = i;
-    length[i] = 1;
-  }
-  let next = 258;
-  let width = 9;
-  let previous = -1;
-  let bits = 0;
-  let bitCount = 0;
-  const scratch = new Uint8Array(4097);
+const LZW_CLEAR = 256;
+const LZW_END = 257;
+const LZW_TABLE_SIZE = 4096;
 
+/** The codes of an LZW stream, most significant bit first, at the width the table says. */
+class LzwCodeReader {
+  #bits = 0;
+  #bitCount = 0;
+
+  push(byte: number): void {
+    this.#bits = ((this.#bits << 8) | byte) >>> 0;
+    this.#bitCount += 8;
+  }
+
+  /** The next code of `width` bits, or -1 until enough bits have come. */
+  take(width: number): number {
+    if (this.#bitCount < width) return -1;
+    const code = (this.#bits >>> (this.#bitCount - width)) & ((1 << width) - 1);
+    this.#bitCount -= width;
+    this.#bits &= (1 << this.#bitCount) - 1;
+    return code;
+  }
+}
+
+/** LZWDecode's string table: codes 0–255 are the bytes, 256 clears, 257 ends, 258 on are learnt. */
+class LzwTable {
+  readonly #prefix = new Int16Array(LZW_TABLE_SIZE);
+  readonly #suffix = new Uint8Array(LZW_TABLE_SIZE);
+  readonly #length = new Uint16Array(LZW_TABLE_SIZE);
+  readonly #scratch = new Uint8Array(LZW_TABLE_SIZE + 1);
+  readonly #earlyChange: number;
+  #next = 258;
+  #previous = -1;
+  /** The width of the next code, 9 to 12 bits. */
+  width = 9;
+
+  constructor(earlyChange: number) {
+    this.#earlyChange = earlyChange;
+    for (let i = 0; i < 256; i++) {
+      this.#prefix[i] = -1;
+      this.#suffix[i] = i;
+      this.#length[i] = 1;
+    }
+  }
+
+  clear(): void {
+    this.#next = 258;
+    this.width = 9;
+    this.#previous = -1;
+  }
+
+  /**
+   * The bytes `code` stands for, learning the entry it makes with the previous code; null where the
+   * stream is invalid. A code one past the table (KwKwK) is the previous string plus its own first
+   * byte; anything further is invalid, and pdf.js stops there too.
+   */
+  expand(code: number): Uint8Array | null {
+    const known = code < this.#next;
+    if (!known && (code !== this.#next || this.#previous < 0)) return null;
+    const base = known ? code : this.#previous;
+    const n = this.#length[base]!;
+    for (let i = n - 1, c = base; i >= 0; i--) {
+      this.#scratch[i] = this.#suffix[c]!;
+      c = this.#prefix[c]!;
+    }
+    const firstOfEntry = this.#scratch[0]!;
+    if (!known) this.#scratch[n] = firstOfEntry;
+    const bytes = this.#scratch.slice(0, known ? n : n + 1);
+    this.#learn(firstOfEntry);
+    this.#previous = code;
+    if (this.#next + this.#earlyChange >= 1 << this.width && this.width < 12) this.width++;
+    return bytes;
+  }
+
+  /** The previous code's string plus `byte` becomes the next entry, while the table has room. */
+  #learn(byte: number): void {
+    const previous = this.#previous;
+    if (previous < 0 || this.#next >= LZW_TABLE_SIZE) return;
+    this.#prefix[this.#next] = previous;
+    this.#suffix[this.#next] = byte;
+    this.#length[this.#next] = this.#length[previous]! + 1;
+    this.#next++;
+  }
+}
+
+/** Decodes one slice of input into `out`; true when the stream ended (its end code, or invalid). */
+function lzwDecodeSlice(
+  slice: Uint8Array,
+  reader: LzwCodeReader,
+  table: LzwTable,
+  out: Uint8Array[],
+): boolean {
+  for (const byte of slice) {
+    reader.push(byte);
+    for (let code = reader.take(table.width); code >= 0; code = reader.take(table.width)) {
+      if (code === LZW_CLEAR) {
+        table.clear();
+        continue;
+      }
+      if (code === LZW_END) return true;
+      const bytes = table.expand(code);
+      if (bytes === null) return true;
+      out.push(bytes);
+    }
+  }
+  return false;
+}
+
+export async function* lzwDecode(source: Chunks, earlyChange: number): AsyncGenerator<Uint8Array> {
+  const reader = new LzwCodeReader();
+  const table = new LzwTable(earlyChange);
   for await (const input of source) {
     for (let sliceStart = 0; sliceStart < input.length; sliceStart += LZW_SLICE) {
-      const slice = input.subarray(sliceStart, sliceStart + LZW_SLICE);
       const out: Uint8Array[] = [];
-      for (const byte of slice) {
-        bits = ((bits << 8) | byte) >>> 0;
-        bitCount += 8;
-        while (bitCount >= width) {
-          const code = (bits >>> (bitCount - width)) & ((1 << width) - 1);
-          bitCount -= width;
-          bits &= (1 << bitCount) - 1;
-          if (code === 256) {
-            next = 258;
-            width = 9;
-            previous = -1;
-            continue;
-          }
-          if (code === 257) {
-            if (out.length > 0) yield concat(out);
-            return;
-          }
-          // A code one past the table (KwKwK) is the previous string plus its own first byte;
-          // anything further is invalid, and pdf.js stops there too.
-          const known = code < next;
-          if (!known && (code !== next || previous < 0)) {
-            if (out.length > 0) yield concat(out);
-            return;
-          }
-          const base = known ? code : previous;
-          const n = length[base]!;
-          for (let i = n - 1, c = base; i >= 0; i--) {
-            scratch[i] = suffix[c]!;
-            c = prefix[c]!;
-          }
-          const firstOfEntry = scratch[0]!;
-          if (!known) scratch[n] = firstOfEntry;
-          out.push(scratch.slice(0, known ? n : n + 1));
-          if (previous >= 0 && next < 4096) {
-            prefix[next] = previous;
-            suffix[next] = firstOfEntry;
-            length[next] = length[previous]! + 1;
-            next++;
-          }
-          previous = code;
-          if (next + earlyChange >= 1 << width && width < 12) width++;
-        }
-      }
+      const ended = lzwDecodeSlice(input.subarray(sliceStart, sliceStart + LZW_SLICE), reader, table, out);
       if (out.length > 0) yield concat(out);
+      if (ended) return;
     }
   }
 }

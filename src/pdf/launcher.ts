@@ -4,6 +4,7 @@
 // signing key, database) is not readable from it. Network modules are refused by the child's own
 // module hooks (parse-worker.ts), as Node 24's permission model does not cover the network.
 
+import { type ChildProcess, spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,4 +75,29 @@ async function executable(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Starts one parse-worker child through `launcher`, under the heap and address-space limits.
+ * The child, its IPC channel and its stderr are unref'd: an idle pool never keeps the process alive.
+ */
+export function spawnParserChild(
+  launcher: Launcher,
+  heapLimitMb: number,
+  memoryLimitMb: number,
+): ChildProcess {
+  const { command, args } = launcher.command(process.execPath, childNodeArgs(heapLimitMb), memoryLimitMb);
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'advanced',
+    // Its own process group: a signal to the service's group does not reach it (parser-pool.ts).
+    detached: true,
+    // A clean environment: the child needs no secrets, and must not pick up NODE_OPTIONS or a
+    // test runner's context. Fewer malloc arenas keep the address space small under RLIMIT_AS.
+    env: { MALLOC_ARENA_MAX: '2', LANG: 'C.UTF-8' },
+  });
+  child.unref();
+  child.channel?.unref();
+  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+  return child;
 }

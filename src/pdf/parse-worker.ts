@@ -110,62 +110,26 @@ function isTextItem(item: unknown): item is RawTextItem {
   return typeof (item as { str?: unknown }).str === 'string';
 }
 
+type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
+type Refusal = Extract<ParseOutcome, { ok: false }>;
+
+/** Opens the PDF, reads each page's text within the caps, and decides whether it has a text layer. */
 async function parse(data: Uint8Array, maxPages: number, detail: TextDetail): Promise<ParseOutcome> {
   const task = pdfjs.getDocument({ data, ...DOCUMENT_OPTIONS });
   try {
-    let doc: Awaited<typeof task.promise>;
-    try {
-      doc = await task.promise;
-    } catch (error) {
-      // NEED_PASSWORD or INCORRECT_PASSWORD: a user password is set. An owner password alone
-      // (permissions only) opens with the empty password and never gets here.
-      if (error instanceof pdfjs.PasswordException) return { ok: false, reason: 'encrypted' };
-      return { ok: false, reason: 'corrupt', error: describe(error) };
-    }
+    const opened = await openDocument(task.promise);
+    if ('ok' in opened) return opened;
+    const { doc } = opened;
     // Decided from the page tree alone, before any page is read.
     if (doc.numPages < 1) return { ok: false, reason: 'corrupt', error: 'no pages' };
     if (doc.numPages > maxPages) return { ok: false, reason: 'too_many_pages' };
-
     const stats = emptyStats();
     const text: PdfPage[] = [];
-    let itemCount = 0;
-    let charCount = 0;
+    const sent = { items: 0, chars: 0 };
     for (let pageNumber = 1; pageNumber <= doc.numPages; pageNumber++) {
       const page = await doc.getPage(pageNumber);
-      const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
-      const raw: RawTextItem[] = [];
-      if (itemCount < MAX_ITEMS && charCount < MAX_CHARS) {
-        const reader = page.streamTextContent().getReader();
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          for (const item of (value as { items: unknown[] }).items) {
-            if (!isTextItem(item) || item.str.trim() === '') continue;
-            addText(stats, item.str);
-            if (detail !== 'none') raw.push(item);
-            itemCount++;
-            charCount += item.str.length;
-          }
-          if (itemCount >= MAX_ITEMS || charCount >= MAX_CHARS) {
-            await reader.cancel(new Error('text cap reached'));
-            break;
-          }
-        }
-      }
-      const fonts =
-        detail === 'layout' && raw.length > 0 ? await fontsOf(page, raw) : new Map<string, FontInfo>();
-      const items: PdfTextItem[] = raw.map((item) => {
-        const font = fonts.get(item.fontName) ?? { fontName: item.fontName, bold: false, italic: false };
-        return {
-          str: item.str,
-          x: round((item.transform[4] ?? 0) - x0),
-          y: round((item.transform[5] ?? 0) - y0),
-          width: round(item.width),
-          height: round(item.height),
-          ...font,
-        };
-      });
-      if (detail !== 'none') text.push({ width: round(x1 - x0), height: round(y1 - y0), items });
+      const raw = await readTextItems(page, sent, stats, detail);
+      if (detail !== 'none') text.push(await layoutOf(page, raw, detail));
       page.cleanup();
     }
     if (!hasTextLayer(stats, doc.numPages)) return { ok: false, reason: 'no_text_layer' };
@@ -175,6 +139,69 @@ async function parse(data: Uint8Array, maxPages: number, detail: TextDetail): Pr
   } finally {
     await task.destroy().catch(() => {});
   }
+}
+
+/** The document, or why it cannot be opened: a user password (encrypted) or anything else (corrupt). */
+async function openDocument(opening: Promise<PdfDocument>): Promise<{ doc: PdfDocument } | Refusal> {
+  try {
+    return { doc: await opening };
+  } catch (error) {
+    // NEED_PASSWORD or INCORRECT_PASSWORD: a user password is set. An owner password alone
+    // (permissions only) opens with the empty password and never gets here.
+    if (error instanceof pdfjs.PasswordException) return { ok: false, reason: 'encrypted' };
+    return { ok: false, reason: 'corrupt', error: describe(error) };
+  }
+}
+
+/**
+ * A page's non-blank text items, counted into `stats` (kept only when some detail is asked for),
+ * while the whole document's `sent` stays under MAX_ITEMS and MAX_CHARS; past them, pages read none.
+ */
+async function readTextItems(
+  page: PDFPageProxy,
+  sent: { items: number; chars: number },
+  stats: ReturnType<typeof emptyStats>,
+  detail: TextDetail,
+): Promise<RawTextItem[]> {
+  const raw: RawTextItem[] = [];
+  const capped = () => sent.items >= MAX_ITEMS || sent.chars >= MAX_CHARS;
+  if (capped()) return raw;
+  const reader = page.streamTextContent().getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    for (const item of (value as { items: unknown[] }).items) {
+      if (!isTextItem(item) || item.str.trim() === '') continue;
+      addText(stats, item.str);
+      if (detail !== 'none') raw.push(item);
+      sent.items++;
+      sent.chars += item.str.length;
+    }
+    if (capped()) {
+      await reader.cancel(new Error('text cap reached'));
+      break;
+    }
+  }
+  return raw;
+}
+
+/** The page's size and items relative to its origin, with real font names when 'layout' asks for them. */
+async function layoutOf(page: PDFPageProxy, raw: RawTextItem[], detail: TextDetail): Promise<PdfPage> {
+  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
+  const fonts =
+    detail === 'layout' && raw.length > 0 ? await fontsOf(page, raw) : new Map<string, FontInfo>();
+  const items: PdfTextItem[] = raw.map((item) => {
+    const font = fonts.get(item.fontName) ?? { fontName: item.fontName, bold: false, italic: false };
+    return {
+      str: item.str,
+      x: round((item.transform[4] ?? 0) - x0),
+      y: round((item.transform[5] ?? 0) - y0),
+      width: round(item.width),
+      height: round(item.height),
+      ...font,
+    };
+  });
+  return { width: round(x1 - x0), height: round(y1 - y0), items };
 }
 
 // getTextContent() only knows pdf.js's internal font ids (g_d0_f1); the real names arrive with the

@@ -7,8 +7,8 @@
 // Children run in their own process group, so a SIGTERM sent to the service's group (docker stop,
 // systemd, npm) does not reach them; close() stops them last. The service only moves messages.
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { childNodeArgs, findLauncher, type Launcher, type MemoryLimitMethod } from './launcher.ts';
+import type { ChildProcess } from 'node:child_process';
+import { findLauncher, type Launcher, type MemoryLimitMethod, spawnParserChild } from './launcher.ts';
 import type { ParseOutcome, ParseRequest, SandboxProbe, SandboxReport, WorkerMessage } from './protocol.ts';
 
 export type { MemoryLimitMethod } from './launcher.ts';
@@ -218,32 +218,36 @@ export class ParserPool {
     job.resolve(outcome);
   }
 
+  /** One more child: wait for the launcher, start the process, track it, give it a startup deadline. */
   async #spawn(): Promise<void> {
     if (this.#closed) return;
+    const launcher = await this.#awaitLauncher();
+    this.#memoryLimit = launcher.method;
+    if (this.#closed) return;
+    const { heapLimitMb, memoryLimitMb } = this.#options;
+    const { worker, exited } = this.#track(spawnParserChild(launcher, heapLimitMb, memoryLimitMb));
+    if (worker.child.pid === undefined) {
+      // Never started: 'exit' will not come, so clean up here.
+      exited();
+      this.#onExit(worker);
+      return;
+    }
+    this.#startupDeadline(worker);
+  }
+
+  /** The launcher, counting this spawn as launching meanwhile so that #fill() does not start it twice. */
+  async #awaitLauncher(): Promise<Launcher> {
     this.#launching++;
-    let launcher: Launcher;
     try {
-      launcher = await this.#launcher;
+      return await this.#launcher;
     } finally {
       this.#launching--;
     }
-    this.#memoryLimit = launcher.method;
-    if (this.#closed) return;
-    const { command, args } = launcher.command(
-      process.execPath,
-      childNodeArgs(this.#options.heapLimitMb),
-      this.#options.memoryLimitMb,
-    );
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
-      // Its own process group: a signal to the service's group does not reach it (see top).
-      detached: true,
-      // A clean environment: the child needs no secrets, and must not pick up NODE_OPTIONS or a
-      // test runner's context. Fewer malloc arenas keep the address space small under RLIMIT_AS.
-      env: { MALLOC_ARENA_MAX: '2', LANG: 'C.UTF-8' },
-    });
-    let resolveExit!: () => void;
+  }
+
+  /** A worker for `child`, in the pool, fed by its stderr, messages and close; `exited` settles it. */
+  #track(child: ChildProcess): { worker: Worker; exited: () => void } {
+    let exited!: () => void;
     const worker: Worker = {
       child,
       pid: child.pid ?? -1,
@@ -252,36 +256,30 @@ export class ParserPool {
       jobs: 0,
       stderr: '',
       exited: new Promise<void>((resolve) => {
-        resolveExit = resolve;
+        exited = resolve;
       }),
     };
     this.#workers.add(worker);
-    child.unref();
-    child.channel?.unref();
-    (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
     });
     child.on('error', () => {
-      // A failed spawn shows as a missing pid (handled below); a failed kill changes nothing.
+      // A failed spawn shows as a missing pid (handled in #spawn); a failed kill changes nothing.
     });
     child.on('message', (message: WorkerMessage) => this.#onMessage(worker, message));
     // 'close', not 'exit': by then stderr is read to the end, so an out-of-memory message is seen.
     child.on('close', (_code, signal) => {
       // A signal the pool did not send: someone else killed it (an operator, the OOM killer).
       if (!worker.stopCause && signal && EXTERNAL_SIGNALS.has(signal)) worker.stopCause = 'killed';
-      resolveExit();
+      exited();
       this.#onExit(worker);
     });
-    if (child.pid === undefined) {
-      // Never started: 'exit' will not come, so clean up here.
-      resolveExit();
-      this.#onExit(worker);
-      return;
-    }
-    // A child that never reports ready (hung import, starved machine) must not hold jobs forever.
+    return { worker, exited };
+  }
+
+  /** A child that never reports ready (hung import, starved machine) must not hold jobs forever. */
+  #startupDeadline(worker: Worker): void {
     const startup = setTimeout(() => {
       if (worker.state === 'starting') this.#stop(worker, 'startup_failed');
     }, STARTUP_TIMEOUT_MS);

@@ -14,40 +14,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): ErrorObserver {
   app.decorateRequest('idempotencyRecord', null);
   app.decorateRequest('idempotencySettled', false);
-
-  app.addHook('preHandler', async (request, reply) => {
-    const mode = request.routeOptions.config.idempotency;
-    if (!mode || request.principal === null) return;
-    const raw = request.headers['idempotency-key'];
-    if (raw === undefined) {
-      if (mode === 'required')
-        throw badRequest('This route requires an Idempotency-Key header.', { field: 'Idempotency-Key' });
-      return;
-    }
-    const key = Array.isArray(raw) ? raw[0]! : raw;
-    if (!KEY_PATTERN.test(key)) {
-      throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.', {
-        field: 'Idempotency-Key',
-      });
-    }
-    const route = `${request.method} ${request.routeOptions.url}`;
-    const path = request.url.split('?')[0]!;
-    const claim = await service.claim(
-      { accountId: request.principal.accountId, route, key },
-      requestHash(request.method, path, request.body ?? null),
-    );
-    if (claim.kind === 'replay') {
-      request.idempotencySettled = true;
-      reply
-        .code(claim.statusCode)
-        .header('idempotent-replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(claim.body);
-      return reply;
-    }
-    request.idempotencyRecord = claim.record;
-  });
-
+  app.addHook('preHandler', async (request, reply) => claimOrReplay(service, request, reply));
   app.addHook('onResponse', async (request) => {
     if (request.idempotencyRecord === null) return;
     if (!request.idempotencySettled) {
@@ -57,10 +24,60 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     }
     service.settled();
   });
+  return settleRefusal(service);
+}
 
-  // A refusal wrote nothing, so it is stored on its own: the same request gets the same answer.
-  // 5xx and 429 are not kept: they describe the moment, and the retry deserves a fresh try — so the
-  // claim is freed before the client sees the answer, and an immediate retry is not told "running".
+/** The request's Idempotency-Key, null when it has none; refuses a missing required or malformed one. */
+function keyOf(request: FastifyRequest, mode: 'required' | 'optional'): string | null {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) {
+    if (mode === 'required')
+      throw badRequest('This route requires an Idempotency-Key header.', { field: 'Idempotency-Key' });
+    return null;
+  }
+  const key = Array.isArray(raw) ? raw[0]! : raw;
+  if (!KEY_PATTERN.test(key)) {
+    throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.', {
+      field: 'Idempotency-Key',
+    });
+  }
+  return key;
+}
+
+/** Before the handler: claim the key, or answer at once with the stored answer of the first request. */
+async function claimOrReplay(
+  service: IdempotencyService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const mode = request.routeOptions.config.idempotency;
+  if (!mode || request.principal === null) return;
+  const key = keyOf(request, mode);
+  if (key === null) return;
+  const route = `${request.method} ${request.routeOptions.url}`;
+  const path = request.url.split('?')[0]!;
+  const claim = await service.claim(
+    { accountId: request.principal.accountId, route, key },
+    requestHash(request.method, path, request.body ?? null),
+  );
+  if (claim.kind === 'replay') {
+    request.idempotencySettled = true;
+    reply
+      .code(claim.statusCode)
+      .header('idempotent-replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(claim.body);
+    return reply;
+  }
+  request.idempotencyRecord = claim.record;
+}
+
+/**
+ * A refusal wrote nothing, so it is stored on its own: the same request gets the same answer.
+ * 5xx and 429 are not kept: they describe the moment, and the retry deserves a fresh try — so the
+ * claim is freed before the client sees the answer, and an immediate retry is not told "running".
+ */
+function settleRefusal(service: IdempotencyService): ErrorObserver {
   return async (request: FastifyRequest, error: AppError, rendered) => {
     const record = request.idempotencyRecord;
     if (record === null) return;

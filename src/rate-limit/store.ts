@@ -120,18 +120,7 @@ export interface RedisRateLimitStore extends RateLimitStore {
 export function redisStore(url: string, options: RedisStoreOptions = {}): RedisRateLimitStore {
   const commandTimeout = options.commandTimeoutMs ?? 250;
   const retryAfterMs = options.retryAfterMs ?? 2_000;
-  // Loaded only when REDIS_URL is set (issue 14: ~50 ms and ~12 MB at every start otherwise).
-  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    commandTimeout,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    // Reconnects for ever, at most every 2 s: the service outlives a Redis restart.
-    retryStrategy: (times) => Math.min(100 * times, 2_000),
-    lazyConnect: false,
-  });
+  const redis = connectRedis(url, commandTimeout);
   const local = memoryStore();
   const listeners: ((mode: StoreMode, cause?: Error) => void)[] = [];
   if (options.onModeChange) listeners.push(options.onModeChange);
@@ -155,36 +144,17 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RedisR
   });
   // The first requests after start wait for the first connection (at most its connect timeout)
   // rather than count alone while Redis is merely still connecting.
-  let starting: Promise<void> | null = new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      redis.off('error', done);
-      starting = null;
-      resolve();
-    };
-    const timer = setTimeout(done, CONNECT_TIMEOUT_MS);
-    timer.unref();
-    redis.once('ready', done);
-    redis.once('error', done);
+  let starting: Promise<void> | null = firstConnection(redis).then(() => {
+    starting = null;
   });
   return {
     async hit(key, windowMs, nowMs) {
       if (starting !== null) await starting;
       if (redis.status === 'ready' && Date.now() >= skipUntil) {
         try {
-          const { start, end } = windowOf(windowMs, nowMs);
-          const [count, generation] = (await redis.eval(
-            HIT_SCRIPT,
-            2,
-            `rl:${key}:${start}`,
-            GENERATION_KEY,
-            String(windowMs + 1000),
-          )) as [number, string | null];
+          const counted = await sharedHit(redis, key, windowMs, nowMs);
           setMode('shared');
-          // None yet (a new or restarted Redis): one is made; until then nothing is trusted.
-          if (generation === null) redis.set(GENERATION_KEY, newGeneration(), 'NX').catch(() => {});
-          return { count: Number(count), resetAtMs: end, generation };
+          return counted;
         } catch (error) {
           skipUntil = Date.now() + retryAfterMs;
           setMode('local', error as Error);
@@ -216,4 +186,56 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RedisR
       else redis.disconnect();
     },
   };
+}
+
+/** One hit on the key's window in Redis, shared by every instance (the key expires after its window). */
+async function sharedHit(
+  redis: IORedis.Redis,
+  key: string,
+  windowMs: number,
+  nowMs: number,
+): Promise<WindowCount> {
+  const { start, end } = windowOf(windowMs, nowMs);
+  const [count, generation] = (await redis.eval(
+    HIT_SCRIPT,
+    2,
+    `rl:${key}:${start}`,
+    GENERATION_KEY,
+    String(windowMs + 1000),
+  )) as [number, string | null];
+  // None yet (a new or restarted Redis): one is made; until then nothing is trusted.
+  if (generation === null) redis.set(GENERATION_KEY, newGeneration(), 'NX').catch(() => {});
+  return { count: Number(count), resetAtMs: end, generation };
+}
+
+/** A client that never queues or retries a command: a dead Redis fails fast, and is reconnected. */
+function connectRedis(url: string, commandTimeout: number): IORedis.Redis {
+  // Loaded only when REDIS_URL is set (issue 14: ~50 ms and ~12 MB at every start otherwise).
+  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    // Reconnects for ever, at most every 2 s: the service outlives a Redis restart.
+    retryStrategy: (times) => Math.min(100 * times, 2_000),
+    lazyConnect: false,
+  });
+}
+
+/** Settles on the client's first ready or error, or after the connect timeout, whichever comes first. */
+function firstConnection(redis: IORedis.Redis): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, CONNECT_TIMEOUT_MS);
+    timer.unref();
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
 }

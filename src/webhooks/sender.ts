@@ -58,7 +58,7 @@ export function createWebhookSender(options: SenderOptions) {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
   };
 
-  async function destination(url: URL): Promise<{ address: string; family: number }> {
+  async function destination(url: URL): Promise<Target> {
     const problem = checkWebhookUrl(url.href, options.allowPrivate);
     if (problem) throw new RefusedDestination(`refused: ${problem}`);
     const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -74,70 +74,46 @@ export function createWebhookSender(options: SenderOptions) {
     return addresses[0]!;
   }
 
+  /** POSTs `body` to the one checked address; the status line or why not, within `left` ms. */
+  function post(url: URL, target: Target, headers: Record<string, string>, body: string, left: number) {
+    const transport = url.protocol === 'https:' ? https : http;
+    const agent = agents[url.protocol as 'https:' | 'http:'];
+    return new Promise<SendOutcome>((done) => {
+      let settled = false;
+      const finish = (outcome: SendOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        done(outcome);
+      };
+      const request = transport.request(url, requestOptions(agent, target, headers, body), (response) => {
+        // The status line is the answer; the body is drained up to a few KB, then cut.
+        finish(outcomeOf(response.statusCode ?? 0));
+        drainBounded(response, maxResponseBytes);
+      });
+      const timer = setTimeout(() => {
+        request.destroy();
+        finish({ statusCode: null, error: `no answer within ${timeoutMs / 1000} s` });
+      }, left);
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        finish({ statusCode: null, error: `could not deliver: ${error.code ?? error.message}` });
+      });
+      request.end(body);
+    });
+  }
+
   return {
+    /** Resolves and checks the destination, then posts to it, both within the one deadline. */
     async send(rawUrl: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
       const url = new URL(rawUrl);
       const started = Date.now();
-      let target: { address: string; family: number };
+      let target: Target;
       try {
         target = await withDeadline(destination(url), timeoutMs, 'resolving the host');
       } catch (error) {
         return { statusCode: null, error: (error as Error).message };
       }
-      const left = Math.max(1, timeoutMs - (Date.now() - started));
-      const transport = url.protocol === 'https:' ? https : http;
-      return new Promise<SendOutcome>((done) => {
-        let settled = false;
-        const finish = (outcome: SendOutcome) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          done(outcome);
-        };
-        const request = transport.request(
-          url,
-          {
-            method: 'POST',
-            agent: agents[url.protocol as 'https:' | 'http:'],
-            headers: {
-              ...headers,
-              'content-type': 'application/json',
-              'content-length': String(Buffer.byteLength(body)),
-              'user-agent': 'careers-webhooks/1',
-            },
-            // The one address that was checked is the one connected to.
-            lookup: (_host, opts, callback) => {
-              if ((opts as { all?: boolean }).all) callback(null, [target] as never);
-              else callback(null, target.address, target.family);
-            },
-          },
-          (response) => {
-            // The status line is the answer; the body is drained up to a few KB, then cut.
-            const statusCode = response.statusCode ?? 0;
-            finish(
-              statusCode >= 200 && statusCode < 300
-                ? { statusCode, error: null }
-                : { statusCode, error: `answered ${statusCode}` },
-            );
-            let read = 0;
-            const cut = setTimeout(() => response.destroy(), 2000).unref();
-            response.on('data', (chunk: Buffer) => {
-              read += chunk.length;
-              if (read > maxResponseBytes) response.destroy();
-            });
-            response.on('error', () => undefined);
-            response.on('close', () => clearTimeout(cut));
-          },
-        );
-        const timer = setTimeout(() => {
-          request.destroy();
-          finish({ statusCode: null, error: `no answer within ${timeoutMs / 1000} s` });
-        }, left);
-        request.on('error', (error: NodeJS.ErrnoException) => {
-          finish({ statusCode: null, error: `could not deliver: ${error.code ?? error.message}` });
-        });
-        request.end(body);
-      });
+      return post(url, target, headers, body, Math.max(1, timeoutMs - (Date.now() - started)));
     },
     close(): void {
       agents['https:'].destroy();
@@ -147,6 +123,49 @@ export function createWebhookSender(options: SenderOptions) {
 }
 
 export type WebhookSender = ReturnType<typeof createWebhookSender>;
+
+type Target = { address: string; family: number };
+
+function requestOptions(
+  agent: http.Agent,
+  target: Target,
+  headers: Record<string, string>,
+  body: string,
+): http.RequestOptions {
+  return {
+    method: 'POST',
+    agent,
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': 'careers-webhooks/1',
+    },
+    // The one address that was checked is the one connected to.
+    lookup: (_host, opts, callback) => {
+      if ((opts as { all?: boolean }).all) callback(null, [target] as never);
+      else callback(null, target.address, target.family);
+    },
+  };
+}
+
+function outcomeOf(statusCode: number): SendOutcome {
+  return statusCode >= 200 && statusCode < 300
+    ? { statusCode, error: null }
+    : { statusCode, error: `answered ${statusCode}` };
+}
+
+/** Reads the answer's body away, destroying it past `maxBytes` or after 2 s. */
+function drainBounded(response: http.IncomingMessage, maxBytes: number): void {
+  let read = 0;
+  const cut = setTimeout(() => response.destroy(), 2000).unref();
+  response.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > maxBytes) response.destroy();
+  });
+  response.on('error', () => undefined);
+  response.on('close', () => clearTimeout(cut));
+}
 
 function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;

@@ -9,6 +9,7 @@ import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 import type { CvFileStore, CvInspector } from '../intake/ports.ts';
+import { checkAndBuildCv } from './build-step.ts';
 import { type CvSubject, cvRepository, type SubjectKind } from './cv-repository.ts';
 
 /**
@@ -20,8 +21,6 @@ export type VirtualCvBuilder = (
   pages: { width: number; height: number; items: unknown[] }[],
   prior: { name?: string; email?: string; locale?: ConsentLocale },
 ) => unknown;
-
-const isBuildRefused = (error: unknown) => (error as Error | null)?.name === 'CvBuildRefused';
 
 /** Matching's side of a CV's life (issue 19): a profile when built, nothing once erased. */
 export interface CvMatchPort {
@@ -68,7 +67,7 @@ export function createCvService(deps: {
   events: EventRecorder;
   matches?: CvMatchPort;
 }) {
-  const { db, clock, files, inspector, mailer, queue, events } = deps;
+  const { db, clock, files, mailer, queue, events } = deps;
 
   /** The CV's move as an event, in the move's transaction: ids and statuses only. */
   async function cvMoved(
@@ -117,6 +116,44 @@ export function createCvService(deps: {
     return `${deps.publicBaseUrl}/cv/${token}`;
   }
 
+  /** The PDF could not be read or built: processing → failed, and the file goes. */
+  async function unreadable(subject: CvSubject): Promise<void> {
+    const { kind, id } = subject;
+    const failed = await db.transaction().execute(async (trx) => {
+      if (!(await cvRepository.markUnreadable(trx, kind, id, clock.now()))) return false;
+      await cvMoved(trx, subject, 'failed', kind === 'application');
+      return true;
+    });
+    if (failed && subject.blobKey) await files.delete(subject.blobKey);
+  }
+
+  /** The virtual CV is built: store it, processing → staged, profile it for matching, queue the claim mail. */
+  async function stage(subject: CvSubject, document: unknown): Promise<void> {
+    const { kind, id } = subject;
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      await cvRepository.insertVirtualCv(trx, {
+        id: newId('vcv', now),
+        account_id: subject.accountId,
+        subject_kind: kind,
+        subject_id: id,
+        document,
+        created_at: now,
+      });
+      if (!(await cvRepository.moveStatus(trx, kind, id, 'processing', 'staged', now, { staged_at: now })))
+        return;
+      await cvMoved(trx, subject, 'staged');
+      await deps.matches?.profileBuilt(
+        trx,
+        { kind, id, accountId: subject.accountId, email: subject.email ?? null },
+        document,
+      );
+      if (subject.sendClaimEmail) {
+        await queue.enqueue(trx, 'send-claim-mail', { kind, id }, { key: `send-claim-mail:${kind}:${id}` });
+      }
+    });
+  }
+
   /** Erases the file, the virtual CV, the personal fields and the mail kept about the subject. */
   async function erase(subject: CvSubject, from: string[]): Promise<boolean> {
     const { kind, id, blobKey } = subject;
@@ -136,63 +173,18 @@ export function createCvService(deps: {
     async buildCv(kind: SubjectKind, id: string, attempt: { last: boolean } = { last: true }): Promise<void> {
       const subject = await cvRepository.subject(db, kind, id);
       if (!subject || subject.cvStatus !== 'processing') return;
-      const verdict = subject.blobKey
-        ? await files
-            .withLocalFile(subject.blobKey, (path) =>
-              inspector.check(path, { lane: 'task', key: subject.accountId }),
-            )
-            .catch((error: unknown) => {
-              if ((error as Error).name === 'BlobNotFoundError') return null;
-              throw error;
-            })
-        : null;
-      const unreadable = async () => {
-        const failed = await db.transaction().execute(async (trx) => {
-          if (!(await cvRepository.markUnreadable(trx, kind, id, clock.now()))) return false;
-          await cvMoved(trx, subject, 'failed', kind === 'application');
-          return true;
-        });
-        if (failed) {
-          if (subject.blobKey) await files.delete(subject.blobKey);
-        }
-      };
-      if (verdict === null || !verdict.ok) return unreadable();
-      let document: unknown;
-      try {
-        document = await deps.build(verdict.text as never, {
+      const built = await checkAndBuildCv(deps, {
+        blobKey: subject.blobKey,
+        share: { lane: 'task', key: subject.accountId },
+        prior: {
           ...(subject.name ? { name: subject.name } : {}),
           ...(subject.email ? { email: subject.email } : {}),
           locale: localeOf(subject.locale),
-        });
-      } catch (error) {
-        // A build past its deadline is retried like any failed task (the machine may have been
-        // busy); on the task's last attempt the PDF counts as unreadable, so the application
-        // leaves `processing` (spec: processing → failed) instead of staying there for ever.
-        if (isBuildRefused(error) && attempt.last) return unreadable();
-        throw error;
-      }
-      const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        await cvRepository.insertVirtualCv(trx, {
-          id: newId('vcv', now),
-          account_id: subject.accountId,
-          subject_kind: kind,
-          subject_id: id,
-          document,
-          created_at: now,
-        });
-        if (!(await cvRepository.moveStatus(trx, kind, id, 'processing', 'staged', now, { staged_at: now })))
-          return;
-        await cvMoved(trx, subject, 'staged');
-        await deps.matches?.profileBuilt(
-          trx,
-          { kind, id, accountId: subject.accountId, email: subject.email ?? null },
-          document,
-        );
-        if (subject.sendClaimEmail) {
-          await queue.enqueue(trx, 'send-claim-mail', { kind, id }, { key: `send-claim-mail:${kind}:${id}` });
-        }
+        },
+        attempt,
       });
+      if (built === null) return unreadable(subject);
+      await stage(subject, built.document);
     },
 
     /** Task: the one claim email, keyed so a retry never sends twice. */

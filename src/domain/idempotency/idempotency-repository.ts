@@ -14,30 +14,33 @@ export interface ClaimedRecord extends RecordKey {
   owner: string;
 }
 
+/** What a claim writes, whether the record is new or started afresh. */
+export interface FreshClaim {
+  requestHash: string;
+  now: Date;
+  lockedUntil: Date;
+  expiresAt: Date;
+  owner: string;
+}
+
+/** A claimed record's columns: held by `owner` until `lockedUntil`, no answer yet. */
+function claimColumns(c: FreshClaim) {
+  return {
+    request_hash: c.requestHash,
+    locked_until: c.lockedUntil,
+    status_code: null,
+    response_body: null,
+    created_at: c.now,
+    expires_at: c.expiresAt,
+    owner: c.owner,
+  };
+}
+
 export const idempotencyRepository = {
-  async insertClaim(
-    db: Db,
-    k: RecordKey,
-    requestHash: string,
-    now: Date,
-    lockedUntil: Date,
-    expiresAt: Date,
-    owner: string,
-  ): Promise<boolean> {
+  async insertClaim(db: Db, k: RecordKey, claim: FreshClaim): Promise<boolean> {
     const row = await db
       .insertInto('idempotency_records')
-      .values({
-        account_id: k.accountId,
-        route: k.route,
-        key: k.key,
-        request_hash: requestHash,
-        locked_until: lockedUntil,
-        status_code: null,
-        response_body: null,
-        created_at: now,
-        expires_at: expiresAt,
-        owner,
-      })
+      .values({ account_id: k.accountId, route: k.route, key: k.key, ...claimColumns(claim) })
       .onConflict((oc) => oc.columns(['account_id', 'route', 'key']).doNothing())
       .returning('key')
       .executeTakeFirst();
@@ -56,26 +59,10 @@ export const idempotencyRepository = {
   },
 
   /** Starts the record afresh: an expired record, or a claim whose holder died mid-request. */
-  async reclaim(
-    db: Db,
-    k: RecordKey,
-    requestHash: string,
-    now: Date,
-    lockedUntil: Date,
-    expiresAt: Date,
-    owner: string,
-  ): Promise<void> {
+  async reclaim(db: Db, k: RecordKey, claim: FreshClaim): Promise<void> {
     await db
       .updateTable('idempotency_records')
-      .set({
-        request_hash: requestHash,
-        locked_until: lockedUntil,
-        status_code: null,
-        response_body: null,
-        created_at: now,
-        expires_at: expiresAt,
-        owner,
-      })
+      .set(claimColumns(claim))
       .where('account_id', '=', k.accountId)
       .where('route', '=', k.route)
       .where('key', '=', k.key)

@@ -4,7 +4,12 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { conflict } from '../errors.ts';
-import { type ClaimedRecord, idempotencyRepository, type RecordKey } from './idempotency-repository.ts';
+import {
+  type ClaimedRecord,
+  type FreshClaim,
+  idempotencyRepository,
+  type RecordKey,
+} from './idempotency-repository.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a claim protects a request in progress at most, even while its process lives. */
@@ -162,11 +167,15 @@ export function createIdempotencyService(deps: { db: Db; clock: Clock; instanceI
 
   async function claimAs(record: ClaimedRecord, hash: string): Promise<Claim> {
     {
-      const owner = record.owner;
       const now = clock.now();
-      const lockedUntil = new Date(now.getTime() + IDEMPOTENCY_LOCK_MS);
-      const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
-      if (await idempotencyRepository.insertClaim(db, record, hash, now, lockedUntil, expiresAt, owner)) {
+      const claim: FreshClaim = {
+        requestHash: hash,
+        now,
+        lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        owner: record.owner,
+      };
+      if (await idempotencyRepository.insertClaim(db, record, claim)) {
         return { kind: 'claimed', record };
       }
       return db.transaction().execute(async (trx): Promise<Claim> => {
@@ -191,15 +200,13 @@ export function createIdempotencyService(deps: { db: Db; clock: Clock; instanceI
         if (row === undefined) {
           // The first holder released its claim between our two looks; another request may be
           // claiming it right now too, and only one insert can win.
-          if (
-            !(await idempotencyRepository.insertClaim(trx, record, hash, now, lockedUntil, expiresAt, owner))
-          ) {
+          if (!(await idempotencyRepository.insertClaim(trx, record, claim))) {
             throw conflict(
               'A request with this Idempotency-Key is still running; retry once it has finished.',
             );
           }
         } else {
-          await idempotencyRepository.reclaim(trx, record, hash, now, lockedUntil, expiresAt, owner);
+          await idempotencyRepository.reclaim(trx, record, claim);
         }
         return { kind: 'claimed', record };
       });

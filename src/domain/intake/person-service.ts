@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
+import { checkAndBuildCv } from '../cv/build-step.ts';
 import type { VirtualCvBuilder } from '../cv/cv-service.ts';
 import { conflict, notFound, uploadInvalid } from '../errors.ts';
 import { looksLikeCv } from './cv-likeness.ts';
@@ -53,7 +54,6 @@ function view(row: PersonRow, rejection?: Rejection): PersonView {
   };
 }
 
-const isBuildRefused = (error: unknown) => (error as Error | null)?.name === 'CvBuildRefused';
 const localeOf = (value: string): ConsentLocale => (isConsentLocale(value) ? value : 'en');
 
 /**
@@ -70,7 +70,7 @@ export function createPersonService(deps: {
   queue: TaskQueue;
   matches?: PersonMatchPort;
 }) {
-  const { db, clock, uploads, files, inspector, queue } = deps;
+  const { db, clock, uploads, files, queue } = deps;
 
   /** In the caller's transaction: the person enters the pool (open, CV built) or leaves it. */
   async function placeInPool(trx: Db, row: PersonRow): Promise<void> {
@@ -200,32 +200,18 @@ export function createPersonService(deps: {
     async buildCv(id: string, attempt: { last: boolean } = { last: true }): Promise<void> {
       const person = await personRepository.find(db, id);
       if (person?.cv_status !== 'processing') return;
-      const verdict = person.blob_key
-        ? await files
-            .withLocalFile(person.blob_key, (path) =>
-              inspector.check(path, { lane: 'task', key: PLATFORM_SHARE }),
-            )
-            .catch((error: unknown) => {
-              if ((error as Error).name === 'BlobNotFoundError') return null;
-              throw error;
-            })
-        : null;
-      const unreadable = async () => {
+      const built = await checkAndBuildCv(deps, {
+        blobKey: person.blob_key,
+        share: { lane: 'task', key: PLATFORM_SHARE },
+        prior: { name: person.name, email: person.email_key, locale: localeOf(person.locale) },
+        attempt,
+      });
+      if (built === null) {
         const failed = await personRepository.moveCv(db, id, ['processing'], 'failed', clock.now(), null);
         if (failed && person.blob_key) await files.delete(person.blob_key);
-      };
-      if (verdict === null || !verdict.ok) return unreadable();
-      let document: unknown;
-      try {
-        document = await deps.build(verdict.text as never, {
-          name: person.name,
-          email: person.email_key,
-          locale: localeOf(person.locale),
-        });
-      } catch (error) {
-        if (isBuildRefused(error) && attempt.last) return unreadable();
-        throw error;
+        return;
       }
+      const { document } = built;
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         const moved = await personRepository.moveCv(trx, id, ['processing'], 'built', now);

@@ -3,7 +3,6 @@ import type { Match, MatchPage } from '../../contract/match.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
-import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { cvRepository } from '../cv/cv-repository.ts';
 import { adNotManagedForMatches, badRequest, notFound } from '../errors.ts';
@@ -14,33 +13,19 @@ import { personRepository } from '../intake/person-repository.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
 import type { EmbeddingObserver, EmbeddingProvider } from './embeddings.ts';
+import { generateMatches, roleTerms } from './generation.ts';
 import { type ManagedRoleRow, matchRepository, type SubjectKind } from './match-repository.ts';
-import { type CandidateProfile, candidateProfile, type RoleProfile, roleProfile } from './profile.ts';
-import { finalRank, RELEVANCE_FLOOR, shortlist } from './rank.ts';
+import { type CandidateProfile, candidateProfile, roleProfile } from './profile.ts';
 import { createSemantic } from './semantic.ts';
+
+export { MAX_MATCHES_PER_RUN, platformAlias } from './generation.ts';
 
 /** New profiles within this window start one look at the account's roles, not one each. */
 export const REFRESH_BATCH_MS = 10_000;
-/** An uncapped role takes at most this many matches per run (docs/decisions.md). */
-export const MAX_MATCHES_PER_RUN = 1_000;
-/** Profiles this recent are scored again by the next run, in case their transaction was still open. */
-const SCORED_OVERLAP_MS = 120_000;
-
 const candidateTerms = (profile: CandidateProfile) => [
   ...profile.skills,
   ...new Set(profile.titles.flat().map((concept) => `t:${concept}`)),
 ];
-/**
- * What a candidate must share with the role to be scored at all. A match needs one of the role's
- * required skills (its nice-to-have ones when it requires none) or a similar title (rank.ts,
- * hasEvidence), so nothing else widens the pre-selection.
- */
-const roleTerms = (role: RoleProfile) => [
-  ...role.required.map((skill) => skill.key),
-  ...(role.required.length === 0 ? role.nice.map((skill) => skill.key) : []),
-  ...role.concepts.map((concept) => `t:${concept}`),
-];
-
 /** A match as the API shows it (its stored score is in ten-thousandths). */
 function matchOf(row: {
   id: string;
@@ -66,16 +51,6 @@ export interface BuiltSubject {
   id: string;
   accountId: string | null;
   email: string | null;
-}
-
-/**
- * The id an account knows a platform person by: its own, derived from the account and the person,
- * so two accounts holding matches of one person cannot tell it is the same person, and the
- * person's platform id never leaves the platform.
- */
-export function platformAlias(accountId: string, personId: string): string {
-  const digest = createHash('sha256').update(`platform-person:${accountId}:${personId}`).digest('base64url');
-  return `plp_${digest.slice(0, 26)}`;
 }
 
 export function createMatchService(deps: {
@@ -132,6 +107,15 @@ export function createMatchService(deps: {
         queued++;
     }
     return queued;
+  }
+
+  /** The managed role's vector from the embedding provider; null when it is off or the role is not managed. */
+  async function prepareRoleVector(accountId: string, jobId: string): Promise<number[] | null> {
+    if (!semantic) return null;
+    const job = await jobRepository.find(db, accountId, jobId);
+    if (!job || !isManaged(job, clock.now())) return null;
+    const role = roleProfile(job.content);
+    return semantic.prepare(accountId, jobId, role, job.content, roleTerms(role));
   }
 
   return {
@@ -194,109 +178,13 @@ export function createMatchService(deps: {
      */
     async generate(accountId: string, jobId: string): Promise<number> {
       // The provider's vectors, fetched before the transaction: none holds a lock over the network.
-      let roleVector: number[] | null = null;
-      if (semantic) {
-        const job = await jobRepository.find(db, accountId, jobId);
-        if (job && isManaged(job, clock.now())) {
-          const role = roleProfile(job.content);
-          roleVector = await semantic.prepare(accountId, jobId, role, job.content, roleTerms(role));
-        }
-      }
-      return db.transaction().execute(async (trx) => {
-        const now = clock.now();
-        // The role locked: two runs for one role take turns and never pass the cap together.
-        const job = await jobRepository.find(trx, accountId, jobId, true);
-        if (!job || !isManaged(job, now) || job.managed_since === null) return 0;
-        const existing = await matchRepository.countForJob(trx, jobId);
-        const room =
-          job.max_matches === null
-            ? MAX_MATCHES_PER_RUN
-            : Math.min(MAX_MATCHES_PER_RUN, job.max_matches - existing);
-        if (room <= 0) return 0;
-        const role = roleProfile(job.content);
-        const terms = roleTerms(role);
-        if (terms.length === 0) return 0;
-        const wordsHash = createHash('sha256').update(JSON.stringify(job.content)).digest('base64url');
-        const last = await matchRepository.lastRun(trx, jobId);
-        const incremental =
-          last !== undefined &&
-          last.words_hash === wordsHash &&
-          last.managed_since.getTime() === job.managed_since.getTime() &&
-          !last.filled;
-        const rows = await matchRepository.pool(
-          trx,
-          accountId,
-          jobId,
-          terms,
-          incremental ? last.scored_until : null,
+      const roleVector = await prepareRoleVector(accountId, jobId);
+      const model = roleVector === null ? null : (semantic?.model ?? null);
+      return db
+        .transaction()
+        .execute(async (trx) =>
+          generateMatches(trx, { accountId, jobId, now: clock.now(), roleVector, model, events }),
         );
-        const candidates = shortlist(
-          role,
-          rows.map((row) => ({
-            id: row.subject_id,
-            kind: row.subject_kind,
-            personKey: row.email_key ?? `${row.subject_kind}:${row.subject_id}`,
-            profile: row.profile as CandidateProfile,
-          })),
-          room,
-          RELEVANCE_FLOOR,
-          roleVector !== null,
-        );
-        const words = await matchRepository.words(
-          trx,
-          candidates.map((person) => person.id),
-          roleVector === null ? null : (semantic?.model ?? null),
-        );
-        const ranked = finalRank(
-          role,
-          candidates.map((person) => ({
-            ...person,
-            profile: { ...person.profile, words: words.get(person.id)?.words ?? [] },
-            vector: words.get(person.id)?.vector ?? null,
-          })),
-          RELEVANCE_FLOOR,
-          roleVector,
-        );
-        const chosen: typeof ranked = [];
-        const people = new Set<string>();
-        for (const person of ranked) {
-          if (chosen.length >= room) break;
-          if (people.has(person.personKey)) continue;
-          people.add(person.personKey);
-          chosen.push(person);
-        }
-        const inserted = await matchRepository.insertMatches(
-          trx,
-          chosen.map((person) => ({
-            id: newId('mat', now),
-            account_id: accountId,
-            job_id: jobId,
-            candidate_kind: person.kind,
-            candidate_id: person.kind === 'person' ? platformAlias(accountId, person.id) : person.id,
-            subject_id: person.id,
-            person_key: person.personKey,
-            score: Math.round(person.score * 10_000),
-            reasons: person.reasons,
-            created_at: now,
-          })),
-        );
-        await matchRepository.recordRun(trx, {
-          job_id: jobId,
-          words_hash: wordsHash,
-          max_matches: job.max_matches,
-          managed_since: job.managed_since,
-          // A profile written by a transaction still open now may carry an earlier time: overlap.
-          scored_until: new Date(now.getTime() - SCORED_OVERLAP_MS),
-          filled: chosen.length >= room,
-          ran_at: now,
-        });
-        for (const match of inserted)
-          await events?.record(trx, accountId, {
-            type: 'match.created',
-            data: { matchId: match.id, jobId, candidateId: match.candidate_id },
-          });
-        return inserted.length;
-      });
     },
 
     /**

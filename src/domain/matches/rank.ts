@@ -62,6 +62,10 @@ export function roleIdf(
   return idf;
 }
 
+/**
+ * The person's fit to the role, component by component (skills, title, experience, location,
+ * text), and the reasons in the order the recruiter reads them: what fits, then what is missing.
+ */
 export function scoreCandidate(
   role: RoleProfile,
   person: CandidateProfile,
@@ -69,24 +73,44 @@ export function scoreCandidate(
 ): Scored {
   const reasons: string[] = [];
   const has = new Set(person.skills);
+  const { required, nice } = skillShares(role, has, reasons);
+  const title = titleFit(role, person, reasons);
+  const experience = experienceFit(role, person, reasons);
+  const location = locationFit(role, person, reasons);
+  const text = textFit(person, idf, reasons);
+  for (const skill of role.required)
+    if (!has.has(skill.key)) reasons.push(`missing required skill: ${skill.name}`);
 
-  // Required and nice-to-have skills: the share the person has.
+  const components = { required, nice, title, experience, location, text };
+  let score = 0;
+  for (const [name, weight] of Object.entries(WEIGHTS)) score += weight * components[name as Component];
+  return { score: Math.round(Math.min(1, Math.max(0, score)) * 10_000) / 10_000, components, reasons };
+}
+
+/** Required and nice-to-have skills: the share the person has of each (0.5 when the role lists none). */
+function skillShares(role: RoleProfile, has: Set<string>, reasons: string[]) {
   const requiredHit = role.required.filter((skill) => has.has(skill.key));
   for (const skill of requiredHit) reasons.push(`required skill: ${skill.name}`);
   const required = role.required.length === 0 ? 0.5 : requiredHit.length / role.required.length;
   const niceHit = role.nice.filter((skill) => has.has(skill.key));
   for (const skill of niceHit) reasons.push(`nice-to-have skill: ${skill.name}`);
   const nice = role.nice.length === 0 ? 0.5 : niceHit.length / role.nice.length;
+  return { required, nice };
+}
 
-  // Titles held: the most similar, the latest counting fully and older ones a little less.
+/** Titles held: the most similar, the latest counting fully and older ones a little less. */
+function titleFit(role: RoleProfile, person: CandidateProfile, reasons: string[]): number {
   let title = 0;
   person.titles.forEach((concepts, index) => {
     const similarity = titleSimilarity(role.concepts, concepts) * (index <= 1 ? 1 : 0.8);
     title = Math.max(title, similarity);
   });
   if (title >= 0.5) reasons.push(`title: ${role.title}`);
+  return title;
+}
 
-  // Seniority and years of experience.
+/** Seniority and years of experience, averaged over what the role asks for (0.5 when neither). */
+function experienceFit(role: RoleProfile, person: CandidateProfile, reasons: string[]): number {
   const parts: number[] = [];
   if (role.minYears !== null) {
     const years = person.yearsTotal;
@@ -105,26 +129,28 @@ export function scoreCandidate(
     parts.push(fit);
     if (fit === 1) reasons.push(`seniority: ${SENIORITY_WORDS[role.seniority]}`);
   }
-  const experience = parts.length === 0 ? 0.5 : parts.reduce((a, b) => a + b, 0) / parts.length;
+  return parts.length === 0 ? 0.5 : parts.reduce((a, b) => a + b, 0) / parts.length;
+}
 
-  // Location and remote policy.
-  let location: number;
+/** Location and remote policy: remote or the same city 1, the same country 0.8, no place given 0.5. */
+function locationFit(role: RoleProfile, person: CandidateProfile, reasons: string[]): number {
   if (role.remote) {
-    location = 1;
     reasons.push('location: remote');
-  } else if (role.city !== null && person.city === role.city) {
-    location = 1;
-    reasons.push(`location: ${role.cityName}`);
-  } else if (role.country !== null && person.country === role.country) {
-    location = 0.8;
-    reasons.push(`location: same country as ${role.cityName ?? role.country}`);
-  } else if (role.country === null && role.city === null) {
-    location = 0.5;
-  } else {
-    location = 0;
+    return 1;
   }
+  if (role.city !== null && person.city === role.city) {
+    reasons.push(`location: ${role.cityName}`);
+    return 1;
+  }
+  if (role.country !== null && person.country === role.country) {
+    reasons.push(`location: same country as ${role.cityName ?? role.country}`);
+    return 0.8;
+  }
+  return role.country === null && role.city === null ? 0.5 : 0;
+}
 
-  // Text: the role's words the CV uses, weighted by how rare they are among the people scored.
+/** Text: the role's words the CV uses, weighted by how rare they are among the people scored. */
+function textFit(person: CandidateProfile, idf: Map<string, number>, reasons: string[]): number {
   let total = 0;
   let found = 0;
   const words = new Set(idf.size > 0 ? (person.words ?? []) : []);
@@ -146,20 +172,13 @@ export function scoreCandidate(
         .join(', ')}`,
     );
   }
-
-  for (const skill of role.required)
-    if (!has.has(skill.key)) reasons.push(`missing required skill: ${skill.name}`);
-
-  const components = { required, nice, title, experience, location, text };
-  let score = 0;
-  for (const [name, weight] of Object.entries(WEIGHTS)) score += weight * components[name as Component];
-  return { score: Math.round(Math.min(1, Math.max(0, score)) * 10_000) / 10_000, components, reasons };
+  return text;
 }
 
 /**
  * A match needs a reason of substance, not only a fitting place and experience: one of the role's
  * required skills (its nice-to-have ones when it requires none), or a title like the role's. The
- * generation's pre-selection (match-service.ts, roleTerms) relies on exactly this rule.
+ * generation's pre-selection (generation.ts, roleTerms) relies on exactly this rule.
  */
 export function hasEvidence(role: RoleProfile, components: Record<Component, number>): boolean {
   if (components.title >= 0.5) return true;
