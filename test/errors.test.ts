@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { consoleCall, jobsAccount } from './support/accounts.ts';
 import { listen, startApp, useTestApp } from './support/app.ts';
 import { assertError } from './support/assert.ts';
 import { jobCount } from './support/jobs.ts';
+import { captureLog } from './support/log.ts';
 
 const ctx = useTestApp();
 
@@ -307,13 +307,7 @@ describe('over a real socket', () => {
 
 describe('unexpected failures', () => {
   test('500 internal with a generic message; the detail and the requestId go to the log', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { stream, lines } = captureLog();
     const detail = 'connection to shard 7 exploded: s3cr3t-internal-detail';
     const failing = await startApp({
       logger: { level: 'info', stream },

@@ -4,7 +4,6 @@
 // stopped and killed here (the shared one is never touched).
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { ManualClock } from '../src/lib/clock.ts';
 import { type RedisRateLimitStore, redisStore } from '../src/rate-limit/store.ts';
@@ -12,6 +11,7 @@ import { freePort } from './service-process.ts';
 import { jobsAccount } from './support/accounts.ts';
 import { METRICS_TOKEN, startApp, useTestApp } from './support/app.ts';
 import { errorOf } from './support/assert.ts';
+import { captureLog } from './support/log.ts';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 const skip = hasRedis ? false : 'redis-server is not installed';
@@ -48,13 +48,8 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-const logLines: { level: number; msg: string }[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-    done();
-  },
-});
+const log = captureLog();
+const logLines = () => log.records<{ level: number; msg: string }>();
 
 let store: RedisRateLimitStore;
 const clock = new ManualClock(new Date('2026-03-02T10:00:10Z'));
@@ -65,7 +60,7 @@ const ctx = useTestApp(async () => {
   port = await freePort();
   await startRedis();
   store = redisStore(`redis://127.0.0.1:${port}`);
-  return { clock, rateLimits: store, logger: { level: 'info', stream: logStream } };
+  return { clock, rateLimits: store, logger: { level: 'info', stream: log.stream } };
 });
 
 after(async () => {
@@ -114,7 +109,7 @@ describe('Redis outage', { skip }, () => {
     assert.equal(ready.body.status, 'degraded');
     assert.match(await metric('dependency_up{dependency="redis"}'), / 0$/);
     assert.match(await metric('dependency_faults_total{dependency="redis",reason="fallback"}'), / 1$/);
-    const warnings = logLines.filter((line) => line.msg.startsWith('Redis is unavailable'));
+    const warnings = logLines().filter((line) => line.msg.startsWith('Redis is unavailable'));
     assert.equal(warnings.length, 1, 'one warning for the outage, not one per request');
   });
 
@@ -128,7 +123,7 @@ describe('Redis outage', { skip }, () => {
     }
     assert.equal(store.health().mode, 'shared', 'Redis counts again');
     assert.equal((await readiness()).body.status, 'ready');
-    assert.ok(logLines.some((line) => line.msg.startsWith('Redis is back')));
+    assert.ok(logLines().some((line) => line.msg.startsWith('Redis is back')));
   });
 
   test('hung (SIGSTOP): a count waits at most the command timeout, then the instance counts', async () => {

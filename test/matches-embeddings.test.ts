@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { EmbeddingError, httpEmbeddings, vectorsOf } from '../src/domain/matches/embeddings.ts';
@@ -15,6 +14,7 @@ import { screeningAccount, unique } from './support/accounts.ts';
 import { METRICS_TOKEN, startApp, useTestApp } from './support/app.ts';
 import { candidateBody, uploadPdf } from './support/intake.ts';
 import { createPublished, manageJob } from './support/jobs.ts';
+import { captureLog } from './support/log.ts';
 import { drainAll } from './support/mail.ts';
 
 /**
@@ -281,13 +281,7 @@ describe('the embedding provider, seen by an operator', () => {
   });
 
   test('GET /metrics counts its calls by outcome and the lexical fallbacks; a fallback is one warn line, nothing personal', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { stream, lines } = captureLog();
     // Configured as an operator does (EMBEDDINGS_URL, EMBEDDINGS_MODEL, EMBEDDINGS_TIMEOUT_MS).
     const watched = await startApp({
       embeddings: { url: `${base}/switch/v1/embeddings`, model: 'fake-64', timeoutMs: 300 },

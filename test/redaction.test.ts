@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { ManualClock } from '../src/lib/clock.ts';
 import { SCRUBBED_EMAIL, scrubPersonalData } from '../src/lib/scrub.ts';
@@ -9,6 +8,7 @@ import { createWorker } from '../src/tasks/worker.ts';
 import { jobsAccount } from './support/accounts.ts';
 import { CONSOLE_TOKEN, database, startApp, useTestApp } from './support/app.ts';
 import { applyWithCv } from './support/intake.ts';
+import { captureLog } from './support/log.ts';
 import { drainAll } from './support/mail.ts';
 import { startSmtpServer } from './support/smtp.ts';
 
@@ -18,13 +18,7 @@ import { startSmtpServer } from './support/smtp.ts';
  * console) and logged. Console query strings (`/console/v1/mail?to=…`) were logged whole.
  */
 
-const lines: string[] = [];
-const capture = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    done();
-  },
-});
+const { stream: capture, lines } = captureLog();
 
 // The SMTP server first: the app's mailer speaks to it.
 const ctx = useTestApp(async () => {

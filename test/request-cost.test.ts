@@ -3,7 +3,6 @@
 // answered request leaves exactly one log line that carries its request id.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { DbHandle } from '../src/db/connect.ts';
 import { addressBucket } from '../src/lib/client-address.ts';
@@ -13,6 +12,7 @@ import { memoryStore } from '../src/rate-limit/store.ts';
 import { client, consoleCall, jobsAccount, newAccount, newKey } from './support/accounts.ts';
 import { closeDatabase, database, startApp } from './support/app.ts';
 import { errorOf } from './support/assert.ts';
+import { captureLog } from './support/log.ts';
 import { countedHandle } from './support/statements.ts';
 
 let handle: DbHandle;
@@ -211,20 +211,16 @@ describe('requests without a valid credential, per client address', () => {
 
 describe('request logging', () => {
   test('one line per answered request, with its requestId, method, URL, status and time', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const log = captureLog();
+    const { stream } = log;
     const { ctx } = await counted({ logger: { ...(loggerOptions('info') as object), stream } });
     const account = await newAccount(ctx.app);
     const key = await newKey(ctx.app, account.id, ['jobs:read']);
-    lines.length = 0;
+    log.lines.length = 0;
     const ok = await client(ctx.app, key.secret).get('/v1/jobs?limit=5');
     const refused = await ctx.app.inject({ method: 'GET', url: '/v1/jobs' });
     await new Promise((resolve) => setImmediate(resolve));
+    const lines = log.records();
     for (const res of [ok, refused]) {
       const mine = lines.filter((line) => line.requestId === res.headers['x-request-id']);
       assert.equal(mine.length, 1, JSON.stringify(mine));
@@ -236,13 +232,7 @@ describe('request logging', () => {
   });
 
   test('the access line is the one pino writes: same fields, same order, same escaping', async () => {
-    const raw: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        raw.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { stream, lines: raw } = captureLog();
     const { ctx } = await counted({ logger: { ...(loggerOptions('info') as object), stream } });
     raw.length = 0;
     // A URL with a character JSON must escape (a backslash; inject encodes quotes and letters).
@@ -268,22 +258,18 @@ describe('request logging', () => {
   });
 
   test('a flood of refusals answered from memory is logged once, not once per request', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const log = captureLog();
+    const { stream } = log;
     const clock = new ManualClock(new Date('2030-01-01T10:00:05Z'));
     const { ctx } = await counted({ clock, logger: { ...(loggerOptions('info') as object), stream } });
     const account = await newAccount(ctx.app, { limits: { requestsPerMinute: 1 } });
     const key = await newKey(ctx.app, account.id, ['jobs:read']);
     const api = client(ctx.app, key.secret);
-    lines.length = 0;
+    log.lines.length = 0;
     const answers = [];
     for (let i = 0; i < 30; i++) answers.push((await api.get('/v1/jobs')).statusCode);
     await new Promise((resolve) => setImmediate(resolve));
+    const lines = log.records();
     assert.deepEqual(answers, [200, ...Array(29).fill(429)]);
     const completed = lines.filter((line) => line.msg === 'request completed');
     assert.equal(completed.length, 2, 'the 200 and the first 429');
