@@ -71,10 +71,6 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
     return now.getTime();
   }
 
-  async function authenticateHash(secretHash: string): Promise<Principal | null> {
-    return (await lookUpHash(secretHash))?.principal ?? null;
-  }
-
   return {
     /** `seal` runs in the minting transaction (the console's audit entry commits with the key). */
     async mint(
@@ -135,13 +131,6 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       revocationListeners.push(listener);
     },
 
-    /** The principal behind a presented secret, read from the database. */
-    async authenticate(secret: string): Promise<Principal | null> {
-      if (!plausibleSecret(secret)) return null;
-      return authenticateHash(hashSecret(secret));
-    },
-
-    authenticateHash,
     lookUpHash,
     touchIfDue,
   };
