@@ -298,12 +298,19 @@ function serviceEnvironment(port: number, dataDir: string, extra: NodeJS.Process
   };
 }
 
+/** What a server writes is dropped, or appended to `file` (with --trace-gc-nvp, V8's GC lines). */
+function keepStdout(child: ChildProcess, file: string | undefined): void {
+  if (file) child.stdout?.pipe(fs.createWriteStream(file, { flags: 'a' }));
+  else child.stdout?.resume();
+}
+
 /** `node src/main.ts` as `npm start` runs it; resolves at its first answer of /healthz (wall and CPU ms). */
 async function startServiceProcess(env: NodeJS.ProcessEnv) {
   // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service under the load.
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawnNode(path.join(ROOT, 'src/main.ts'), [], env, 0, false, nodeArgs);
-  child.stdout?.resume();
+  // BENCH_SERVICE_STDOUT=file keeps what the service writes (with --trace-gc-nvp, V8's GC lines).
+  keepStdout(child, process.env.BENCH_SERVICE_STDOUT);
   const ms = await waitForHttp(`http://127.0.0.1:${env.PORT}/healthz`, child);
   return { child, ms, cpuMs: cpuTime(child.pid!) };
 }
@@ -457,7 +464,7 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<void> {
       false,
       process.env.BENCH_BASELINE_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
     );
-    child.stdout?.resume();
+    keepStdout(child, process.env.BENCH_BASELINE_STDOUT);
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, child);
     return { child, port };
   };
