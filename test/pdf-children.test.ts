@@ -91,6 +91,7 @@ describe('the children’s process group and sandbox', () => {
     memoryLimitMb: 1536,
     heapLimitMb: 256,
     recycleAfter: 200,
+    recycleAboveRssMb: 256,
   });
   after(() => pool.close());
 
@@ -121,5 +122,45 @@ describe('the children’s process group and sandbox', () => {
     // The probe itself works: the child may read its own code.
     const own = await pool.probeSandbox(new URL('../src/pdf/parse-worker.ts', import.meta.url).pathname);
     assert.equal(own.read, 'allowed');
+  });
+});
+
+describe('a child is replaced when it has grown or served long enough', () => {
+  /** A pool of one child; resolves the recycling stops seen over `documents` parses. */
+  async function stopsAfter(documents: number, limits: { recycleAfter: number; recycleAboveRssMb: number }) {
+    const stops: string[] = [];
+    const pool = new ParserPool({
+      size: 1,
+      timeoutMs: 5000,
+      memoryLimitMb: 1536,
+      heapLimitMb: 256,
+      ...limits,
+      onEvent: (event) => {
+        if (event.type === 'worker_stopped' && event.cause === 'recycled') stops.push(event.cause);
+      },
+    });
+    try {
+      const data = pdfFixture('cv-2-pages.pdf');
+      for (let i = 0; i < documents; i++) {
+        const outcome = await pool.run({ data, maxPages: 10, detail: 'none' });
+        assert.equal(outcome.ok, true);
+      }
+      return stops;
+    } finally {
+      await pool.close();
+    }
+  }
+
+  test('a warm child (~60 MB) under the memory bound serves on; past the count it is replaced', async () => {
+    assert.deepEqual(await stopsAfter(3, { recycleAfter: 3, recycleAboveRssMb: 1024 }), ['recycled']);
+    assert.deepEqual(await stopsAfter(2, { recycleAfter: 3, recycleAboveRssMb: 1024 }), []);
+  });
+
+  test('a child whose resident memory is past the bound after a document is replaced at once', async () => {
+    // Every child holds more than 16 MB: each document is parsed by a fresh one.
+    assert.deepEqual(await stopsAfter(2, { recycleAfter: 1000, recycleAboveRssMb: 16 }), [
+      'recycled',
+      'recycled',
+    ]);
   });
 });

@@ -294,7 +294,7 @@ async function handle(request: ParseRequest): Promise<void> {
   } catch (error) {
     outcome = { ok: false, reason: 'corrupt', error: describe(error) };
   }
-  send({ type: 'result', id: request.id, outcome });
+  send({ type: 'result', id: request.id, outcome, rssMb: Math.round(process.memoryUsage.rss() / 1_048_576) });
 }
 
 await parse(new TextEncoder().encode(WARM_UP), 1, 'layout');

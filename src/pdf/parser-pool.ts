@@ -34,7 +34,10 @@ export interface ParserPoolOptions {
   timeoutMs: number;
   memoryLimitMb: number;
   heapLimitMb: number;
+  /** A child is replaced after this many documents… */
   recycleAfter: number;
+  /** …or as soon as its resident memory after a document is above this many MiB. */
+  recycleAboveRssMb: number;
   onEvent?: (event: PoolEvent) => void;
 }
 
@@ -309,7 +312,7 @@ export class ParserPool {
     if (message.type === 'result' && worker.job?.id === message.id) {
       this.#finish(worker, message.outcome);
       worker.jobs++;
-      if (worker.jobs >= this.#options.recycleAfter) {
+      if (worker.jobs >= this.#options.recycleAfter || message.rssMb > this.#options.recycleAboveRssMb) {
         // Bounds whatever pdf.js leaks or fragments over many documents.
         this.#stop(worker, 'recycled');
         this.#fill();

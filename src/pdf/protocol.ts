@@ -47,5 +47,6 @@ export interface SandboxReport {
 
 export type WorkerMessage =
   | { type: 'ready' }
-  | { type: 'result'; id: number; outcome: ParseOutcome }
+  /** `rssMb`: the child's resident memory once the document is done with (the pool recycles on it). */
+  | { type: 'result'; id: number; outcome: ParseOutcome; rssMb: number }
   | SandboxReport;
