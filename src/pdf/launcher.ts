@@ -18,6 +18,10 @@ export function childNodeArgs(heapLimitMb: number): string[] {
   const pdfjsRoot = dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')));
   return [
     `--max-old-space-size=${heapLimitMb}`,
+    // With the old generation capped, V8 starts it small and collected it in full every few
+    // documents (20 full collections in 330 parses of a 2-page CV, against 3 uncapped): 11.9 ms of
+    // CPU a parse instead of 8.0. Starting it at half the cap keeps the cap and the uncapped cost.
+    `--initial-old-space-size=${Math.floor(heapLimitMb / 2)}`,
     '--permission',
     `--allow-fs-read=${dirname(WORKER_PATH)}/`,
     `--allow-fs-read=${pdfjsRoot}/`,
