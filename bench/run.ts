@@ -298,7 +298,10 @@ function serviceEnvironment(port: number, dataDir: string, extra: NodeJS.Process
   };
 }
 
-/** What a server writes is dropped, or appended to `file` (with --trace-gc-nvp, V8's GC lines). */
+/**
+ * What a server writes is dropped, or appended to `file`: BENCH_SERVICE_STDOUT and
+ * BENCH_BASELINE_STDOUT (with --trace-gc-nvp in the NODE_ARGS, V8's GC lines go there).
+ */
 function keepStdout(child: ChildProcess, file: string | undefined): void {
   if (file) child.stdout?.pipe(fs.createWriteStream(file, { flags: 'a' }));
   else child.stdout?.resume();
@@ -309,7 +312,6 @@ async function startServiceProcess(env: NodeJS.ProcessEnv) {
   // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service under the load.
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawnNode(path.join(ROOT, 'src/main.ts'), [], env, 0, false, nodeArgs);
-  // BENCH_SERVICE_STDOUT=file keeps what the service writes (with --trace-gc-nvp, V8's GC lines).
   keepStdout(child, process.env.BENCH_SERVICE_STDOUT);
   const ms = await waitForHttp(`http://127.0.0.1:${env.PORT}/healthz`, child);
   return { child, ms, cpuMs: cpuTime(child.pid!) };

@@ -182,7 +182,7 @@ function isRead(sql: string): boolean {
  * One statement on a pooled client, through pg's callback form. pg's promise form assigns the
  * query's callback after constructing it; measured under load (issue 14), every result then outlived
  * two young-generation collections and was promoted (6–14 MB a scavenge, 8–9 ms pauses), where the
- * callback form leaves ~30 KB and 0.5 ms. bench/pg-survival.ts reproduces it with pg alone.
+ * callback form leaves ~0.2 MB and ~0.5 ms. bench/pg-survival.ts reproduces it with pg alone.
  */
 function run(client: pg.PoolClient, sql: string, parameters: readonly unknown[]): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
