@@ -4,7 +4,13 @@ import type { Page } from 'playwright-core';
 import { ManualClock } from '../src/lib/clock.ts';
 import { client, consoleCall, unique } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
-import { NO_CHROMIUM, offlineContext, phoneAndDesktopShots, useBrowser } from './support/browser.ts';
+import {
+  assertHeadingOutline,
+  NO_CHROMIUM,
+  offlineContext,
+  phoneAndDesktopShots,
+  useBrowser,
+} from './support/browser.ts';
 import { applicationBody, pdfFixture, uploadPdf } from './support/intake.ts';
 import { drainAll } from './support/mail.ts';
 
@@ -53,16 +59,7 @@ async function capture(page: Page, name: string): Promise<void> {
     return out;
   });
   assert.deepEqual(unlabelled, [], `${name}: every field has a label`);
-  assert.equal(await page.locator('h1').count(), 1, `${name}: one h1`);
-  const levels = await page.evaluate(() => {
-    const found: number[] = [];
-    const headings = document.querySelectorAll('h1, h2, h3, h4');
-    for (let i = 0; i < headings.length; i++) found.push(Number(headings[i]!.tagName.slice(1)));
-    return found;
-  });
-  for (let i = 1; i < levels.length; i++) {
-    assert.ok(levels[i]! <= levels[i - 1]! + 1, `${name}: headings in order (${levels.join(',')})`);
-  }
+  await assertHeadingOutline(page, name);
   await page.keyboard.press('Tab');
   const outline = await page.evaluate(() =>
     document.activeElement ? window.getComputedStyle(document.activeElement).outlineStyle : 'none',

@@ -84,6 +84,20 @@ export async function offlineContext(
 }
 
 /**
+ * One h1, and every heading (h1–h6, in document order) at most one level below the one before it.
+ * Answers the levels, for assertions of the page's own.
+ */
+export async function assertHeadingOutline(page: Page, name: string): Promise<number[]> {
+  assert.equal(await page.locator('h1').count(), 1, `${name}: one h1`);
+  const levels = (await page.evaluate(
+    "Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6'), (h) => Number(h.tagName.slice(1)))",
+  )) as number[];
+  for (let i = 1; i < levels.length; i++)
+    assert.ok(levels[i]! <= levels[i - 1]! + 1, `${name}: headings in order (${levels.join(',')})`);
+  return levels;
+}
+
+/**
  * The page at phone width (390 px: no sideways scrolling) and desktop width, a full-page screenshot
  * of each in ARTIFACTS as `<name>-390.png` and `<name>-1280.png`.
  */
