@@ -12,6 +12,7 @@ import { emailKey } from './day-window.ts';
 import { notACv } from './not-a-cv.ts';
 import { type PersonRow, personRepository } from './person-repository.ts';
 import type { CvFileStore, CvInspector } from './ports.ts';
+import { uploadRepository } from './upload-repository.ts';
 import type { UploadService } from './upload-service.ts';
 
 /** The platform's share of the PDF checker: platform people's CVs queue as one source. */
@@ -189,6 +190,8 @@ export function createPersonService(deps: {
           null,
         )) as PersonRow;
         await personRepository.deleteCv(trx, id);
+        // The upload the file came in by (its id is the file's key) goes with it.
+        if (held.blob_key) await uploadRepository.delete(trx, held.blob_key);
         await deps.matches?.erase(trx, 'person', id);
         return { row: moved, blob: held.blob_key };
       });

@@ -215,14 +215,18 @@ export function createUploadService(deps: {
       return uploadRepository.markUsed(trx, accountId, uploadId, clock.now());
     },
 
-    /** Deletes uploads never used within their hour, file and row. */
+    /**
+     * Deletes uploads never used within their lifetime, file and row; and the rows of uploads used
+     * and past it (their files are what used them holds).
+     */
     async sweep(): Promise<number> {
-      const ids = await uploadRepository.expiredUnused(db, clock.now(), 500);
+      const now = clock.now();
+      const ids = await uploadRepository.expiredUnused(db, now, 500);
       for (const id of ids) {
         await files.delete(id);
         await uploadRepository.delete(db, id);
       }
-      return ids.length;
+      return ids.length + (await uploadRepository.deleteUsedExpired(db, now, 500));
     },
   };
 }
