@@ -36,9 +36,9 @@ async function dumpDatabase(c: TestContext): Promise<string> {
     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(c.handle.db);
   const lines: string[] = [];
   for (const { name } of tables.rows) {
-    const rows = await sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql.table(name)} t`.execute(
-      c.handle.db,
-    );
+    const rows = await sql<{
+      row: string;
+    }>`SELECT row_to_json(t)::text AS row FROM ${sql.table(name)} t`.execute(c.handle.db);
     for (const { row } of rows.rows) lines.push(`${name}: ${row}`);
   }
   return lines.join('\n');
@@ -48,7 +48,11 @@ function assertNoTrace(dump: string, traces: Record<string, string>): void {
   const lower = dump.toLowerCase();
   for (const [what, value] of Object.entries(traces)) {
     const at = lower.indexOf(value.toLowerCase());
-    assert.equal(at, -1, `the ${what} (${value}) is still held: …${dump.slice(Math.max(0, at - 200), at + 80)}…`);
+    assert.equal(
+      at,
+      -1,
+      `the ${what} (${value}) is still held: …${dump.slice(Math.max(0, at - 200), at + 80)}…`,
+    );
   }
 }
 
@@ -76,7 +80,13 @@ async function hostedApplication(fileName: string) {
     .executeTakeFirstOrThrow();
   assert.equal(application.cv_status, 'staged');
   assert.equal(application.consent_socket_address, ip, 'precondition: the socket address was kept');
-  const traces = { name: person.name, email: person.email, phone: person.phone, 'client address': ip, 'file name': fileName };
+  const traces = {
+    name: person.name,
+    email: person.email,
+    phone: person.phone,
+    'client address': ip,
+    'file name': fileName,
+  };
   return { intake, job, application, person, ip, traces };
 }
 
@@ -116,9 +126,13 @@ describe('25.1 erasure leaves no trace', () => {
     const job = await createPublished(intake.api, { title: 'Sweep Clerk' });
     const fileName = `${unique('Swept-CV')}.pdf`;
     const upload = await uploadPdf(ctx, intake.api, pdfFixture('cv-2-pages.pdf'), { fileName });
-    const res = await intake.api.post(`/v1/jobs/${job.id}/applications`, applicationBody(ctx.clock, upload.uploadId), {
-      'idempotency-key': unique('idem'),
-    });
+    const res = await intake.api.post(
+      `/v1/jobs/${job.id}/applications`,
+      applicationBody(ctx.clock, upload.uploadId),
+      {
+        'idempotency-key': unique('idem'),
+      },
+    );
     assert.equal(res.statusCode, 201, res.body);
     const used = await uploadRow(ctx.handle, upload.uploadId);
     assert.ok(used?.used_at, 'the upload was spent');
@@ -133,7 +147,11 @@ describe('25.1 erasure leaves no trace', () => {
 
     ctx.clock.advance(60 * 60_000 + 1_000);
     await ctx.services.uploads.sweep();
-    assert.equal(await uploadRow(ctx.handle, upload.uploadId), undefined, 'a used upload is swept after its hour');
+    assert.equal(
+      await uploadRow(ctx.handle, upload.uploadId),
+      undefined,
+      'a used upload is swept after its hour',
+    );
     assert.equal(await uploadRow(ctx.handle, hosted.application.blob_key!), undefined);
   });
 });

@@ -9,6 +9,9 @@ import type { Seal } from '../seal.ts';
 import type { CheckShare, CvFileStore, CvInspector, CvLimits, CvVerdict, TextDetail } from './ports.ts';
 import { type UploadHolder, type UploadRow, uploadRepository } from './upload-repository.ts';
 
+/** Who issued an upload and may name it: the API (and the console), or the hosted apply form. */
+export type UploadChannel = 'api' | 'hosted';
+
 export const PUT_WINDOW_MS = 5 * 60_000;
 export const UPLOAD_LIFETIME_MS = 60 * 60_000;
 /** A hosted-page upload (the page's own slot, or a form's file kept for a second attempt). */
@@ -152,12 +155,15 @@ export function createUploadService(deps: {
     },
 
     /**
-     * Check (5): the upload was issued to this account, its file arrived whole, and it is neither
-     * spent nor past its hour. Reads only: the upload is spent by the commit that accepts.
+     * Check (5): the upload was issued to this account through this channel (issue 25.2: the hosted
+     * form takes only its own uploads, the API only the API's; another's reads as never issued),
+     * its file arrived whole, and it is neither spent nor past its lifetime. Reads only: the upload
+     * is spent by the commit that accepts.
      */
-    async usable(accountId: UploadHolder, uploadId: string): Promise<UploadRow> {
+    async usable(accountId: UploadHolder, uploadId: string, channel: UploadChannel): Promise<UploadRow> {
       const row = await uploadRepository.find(db, accountId, uploadId);
-      if (!row) throw uploadInvalid('it was not issued to this account');
+      if (!row || row.hosted !== (channel === 'hosted'))
+        throw uploadInvalid('it was not issued to this account');
       if (row.used_at !== null) throw uploadInvalid('it has already been used');
       if (row.expires_at.getTime() <= clock.now().getTime())
         throw uploadInvalid('it expired (an upload id lives one hour)');
