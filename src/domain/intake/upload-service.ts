@@ -1,8 +1,8 @@
-import type { UploadSlot } from '../../contract/intake.ts';
+import { MAX_UPLOAD_BYTES, type UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
+import { type CvRejectReason, ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
 import { badRequest, conflict, cvRejected, rateLimited, unavailable, uploadInvalid } from '../errors.ts';
 import type { Seal } from '../seal.ts';
@@ -65,6 +65,19 @@ export function createUploadService(deps: {
     );
   }
 
+  /** Spends the upload and erases its file: a duplicate's or a refused CV's file is not kept. */
+  async function discard(accountId: UploadHolder, uploadId: string): Promise<void> {
+    await uploadRepository.markUsed(db, accountId, uploadId, clock.now());
+    await files.delete(uploadId);
+  }
+
+  /** A refused CV: its upload is discarded, and the answer is 422 cv_rejected. */
+  async function refuse(upload: UploadRow, reason: CvRejectReason, locale: ConsentLocale): Promise<never> {
+    await discard(upload.account_id, upload.id);
+    const message = rejectionMessage(reason, locale, limits);
+    throw cvRejected(reason, { detail: message.detail, fix: message.fix });
+  }
+
   return {
     /** `accountId` null: the platform's own upload (the console's, for a platform person's CV). */
     async create(
@@ -74,11 +87,10 @@ export function createUploadService(deps: {
       hosted?: { bucket: string },
     ): Promise<UploadSlot> {
       const now = clock.now();
-      if (input.bytes > limits.maxBytes)
-        throw badRequest(
-          `bytes is larger than the largest CV this service accepts (${limits.maxBytes} bytes).`,
-          { field: 'bytes' },
-        );
+      // api.md validates nothing here: a file over CV_MAX_BYTES is answered `too_large` when
+      // named (the store keeps none of it). Only absurd sizes are refused at once (issue 25.5).
+      if (input.bytes > MAX_UPLOAD_BYTES)
+        throw badRequest(`bytes is larger than ${MAX_UPLOAD_BYTES}, which no CV can be.`, { field: 'bytes' });
       await this.ensureRoom(accountId, input.bytes, hosted);
       const id = newId('upl', now);
       const putExpiresAt = new Date(now.getTime() + PUT_WINDOW_MS);
@@ -168,6 +180,13 @@ export function createUploadService(deps: {
       if (row.expires_at.getTime() <= clock.now().getTime())
         throw uploadInvalid('it expired (an upload id lives one hour)');
       const size = await files.size(uploadId);
+      // Over CV_MAX_BYTES: the local store read and dropped the body (marked received), S3 holds it
+      // whole; either way it was sent, and inspect answers too_large.
+      if (row.bytes > limits.maxBytes) {
+        if (row.received_at === null && size === null)
+          throw uploadInvalid('no file was uploaded to its uploadUrl');
+        return row;
+      }
       if (size === null) throw uploadInvalid('no file was uploaded to its uploadUrl');
       if (size !== row.bytes) throw uploadInvalid('the stored file does not have the size declared');
       return row;
@@ -183,6 +202,7 @@ export function createUploadService(deps: {
       share: CheckShare = { lane: 'api', key: upload.account_id ?? 'platform' },
       detail: TextDetail = 'layout',
     ): Promise<Extract<CvVerdict, { ok: true }>> {
+      if (upload.bytes > limits.maxBytes) return refuse(upload, 'too_large', locale);
       const verdict = await files
         .withLocalFile(upload.id, (path) => inspector.check(path, share, detail))
         .catch((error: unknown) => {
@@ -200,16 +220,10 @@ export function createUploadService(deps: {
           throw error;
         });
       if (verdict.ok) return verdict;
-      await this.discard(upload.account_id, upload.id);
-      const message = rejectionMessage(verdict.reason, locale, limits);
-      throw cvRejected(verdict.reason, { detail: message.detail, fix: message.fix });
+      return refuse(upload, verdict.reason, locale);
     },
 
-    /** Spends the upload and erases its file: a duplicate's or a refused CV's file is not kept. */
-    async discard(accountId: UploadHolder, uploadId: string): Promise<void> {
-      await uploadRepository.markUsed(db, accountId, uploadId, clock.now());
-      await files.delete(uploadId);
-    },
+    discard,
 
     /** Erases a spent upload's file that nothing will read. */
     async eraseFile(uploadId: string): Promise<void> {
