@@ -16,6 +16,7 @@ import { routes } from './http/routes.ts';
 import type { App } from './http/types.ts';
 import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
 import type { Clock } from './lib/clock.ts';
+import { isEmailAddress } from './lib/email.ts';
 import { newId } from './lib/ids.ts';
 import { watchEmbeddings } from './plugins/embeddings-metrics.ts';
 import {
@@ -87,6 +88,9 @@ function validatorCompiler() {
     });
     addFormats.default(strict);
     addFormats.default(lenient);
+    // The one email check, shared with the hosted apply page (issue 25.3).
+    strict.addFormat('email', isEmailAddress);
+    lenient.addFormat('email', isEmailAddress);
     instances = { strict, lenient };
     return instances;
   };

@@ -63,13 +63,19 @@ describe('console users through /console/v1 (operator token)', () => {
       role: 'recruiter',
     });
     assert.equal(first.statusCode, 201);
-    const other = await newAccount(ctx.app);
-    const taken = await consoleCall(ctx.app, 'POST', `/accounts/${other.id}/users`, {
+    // Taken within the account: 409. Another account may invite the same address (issue 25.4).
+    const taken = await consoleCall(ctx.app, 'POST', `/accounts/${account.id}/users`, {
       email: address,
       role: 'admin',
     });
     assert.equal(taken.statusCode, 409);
     assert.equal(errorOf(taken).code, 'conflict');
+    const other = await newAccount(ctx.app);
+    const elsewhere = await consoleCall(ctx.app, 'POST', `/accounts/${other.id}/users`, {
+      email: address,
+      role: 'admin',
+    });
+    assert.equal(elsewhere.statusCode, 201, elsewhere.body);
     const missing = await consoleCall(ctx.app, 'POST', '/accounts/acc_missing/users', {
       email: email(),
       role: 'admin',

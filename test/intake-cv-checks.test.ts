@@ -101,24 +101,15 @@ describe('cv_rejected: one real PDF per reason', () => {
     });
   }
 
-  test('too_large: a CV over CV_MAX_BYTES gets no upload slot (400 naming bytes), so it is never stored', async () => {
-    const before = await ctx.handle.db
-      .selectFrom('uploads')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .execute();
-    const res = await api.post('/v1/uploads', { bytes: oversizedCv().length });
-    assert.equal(res.statusCode, 400, res.body);
-    const error = errorOf(res);
-    assert.equal(error.code, 'bad_request');
-    assert.equal(error.field, 'bytes');
-    assert.match(String(error.message), new RegExp(String(CV_LIMITS.maxBytes)));
-    const after = await ctx.handle.db
-      .selectFrom('uploads')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .execute();
-    assert.equal(after.length, before.length, 'no slot issued');
+  test('too_large: a CV over CV_MAX_BYTES gets its slot and its PUT (never stored), and is refused when named', async () => {
+    const count = await applicationCount();
+    const bytes = oversizedCv();
+    const { uploadId } = await uploadPdf(ctx, api, bytes);
+    assert.equal(await ctx.files.size(uploadId), null, 'the body was read and dropped');
+    const res = await api.post(`/v1/jobs/${jobId}/applications`, applicationBody(ctx.clock, uploadId), {
+      'idempotency-key': unique('idem'),
+    });
+    await assertRejected({ res, uploadId }, 'too_large', 'en', count);
   });
 
   test('a refused upload cannot be named again', async () => {

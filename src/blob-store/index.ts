@@ -27,7 +27,7 @@ export type ConfiguredBlobStore = LocalBlobStore | S3BlobStore;
 
 /** The S3-compatible store when S3_BUCKET is set, else files under DATA_DIR/blobs. */
 export async function createBlobStore(
-  config: Pick<Config, 's3'>,
+  config: Pick<Config, 's3'> & { cv?: Pick<Config['cv'], 'maxBytes'> },
   options: { publicBaseUrl: string; dataDir: string; clock?: Clock },
 ): Promise<ConfiguredBlobStore> {
   const clock = options.clock === undefined ? {} : { clock: options.clock };
@@ -39,6 +39,7 @@ export async function createBlobStore(
     dataDir: options.dataDir,
     publicBaseUrl: options.publicBaseUrl,
     signingSecret: loadOrCreateSigningSecret(options.dataDir),
+    ...(config.cv ? { maxStoredBytes: config.cv.maxBytes } : {}),
     ...clock,
   });
 }

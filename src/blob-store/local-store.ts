@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import { type Readable, Transform, type TransformCallback, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import {
@@ -48,6 +48,11 @@ export interface LocalBlobStoreOptions {
   publicBaseUrl: string;
   signingSecret: string;
   clock?: Clock;
+  /**
+   * A PUT declaring more than this is read and dropped, never stored (CV_MAX_BYTES: such a CV is
+   * answered `too_large` when named, so the disk never holds more than this for one upload).
+   */
+  maxStoredBytes?: number;
 }
 
 /** The query of a presigned local URL as the HTTP layer parsed it (repeated names give arrays). */
@@ -150,6 +155,7 @@ export class LocalBlobStore implements BlobStore {
   readonly #publicBaseUrl: string;
   readonly #secret: string;
   readonly #clock: Clock;
+  readonly #maxStoredBytes: number;
 
   constructor(options: LocalBlobStoreOptions) {
     if (options.signingSecret.length < MIN_SECRET_LENGTH) {
@@ -159,6 +165,7 @@ export class LocalBlobStore implements BlobStore {
     this.#publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
     this.#secret = options.signingSecret;
     this.#clock = options.clock ?? systemClock;
+    this.#maxStoredBytes = options.maxStoredBytes ?? Number.POSITIVE_INFINITY;
   }
 
   /** The directory the files are kept in. */
@@ -186,19 +193,30 @@ export class LocalBlobStore implements BlobStore {
    * Stores the body of a PUT to a presigned URL. Everything the URL binds is checked before a byte
    * is read; the body then streams to a temporary file that only becomes the object once exactly
    * the declared bytes arrived and reached the disk. Every refusal is an UploadRefusedError and
-   * leaves nothing behind.
+   * leaves nothing behind. A body declared over `maxStoredBytes` is read to its declared end and
+   * dropped (`stored: false`): the PUT succeeds as S3's would, and nothing reaches the disk.
    */
   async receive(
     key: string,
     query: UploadQuery,
     headers: IncomingHttpHeaders,
     body: Readable,
-  ): Promise<void> {
+  ): Promise<{ stored: boolean }> {
     if (!isValidKey(key)) {
       throw new UploadRefusedError('malformed', `The upload URL does not name a valid upload; ${AS_ISSUED}.`);
     }
     const bytes = this.#verifyUrl(key, query);
     this.#verifyHeaders(headers, bytes);
+    if (bytes > this.#maxStoredBytes) {
+      await pipeline(
+        body,
+        exactly(bytes),
+        new Writable({ write: (_chunk, _encoding, done) => done() }),
+      ).catch((error: unknown) => {
+        throw uploadFailure(error, bytes);
+      });
+      return { stored: false };
+    }
 
     const target = path.join(this.#dir, key);
     await fsp.mkdir(this.#dir, { recursive: true, mode: 0o700 });
@@ -217,6 +235,7 @@ export class LocalBlobStore implements BlobStore {
     } finally {
       await fsp.rm(temp, { force: true });
     }
+    return { stored: true };
   }
 
   /**

@@ -1481,7 +1481,7 @@ export interface components {
             text: string;
         };
         CreateUploadRequest: {
-            /** @description The file's exact size in bytes; at most the service's CV_MAX_BYTES (10 MiB by default), larger is 400 naming `bytes`. Bytes of uploads neither used nor expired are capped per account (429 `rate_limited`). */
+            /** @description The file's exact size in bytes. Not checked against the CV limit here: a file over the service's CV_MAX_BYTES (10 MiB by default) is answered 422 `cv_rejected` / `too_large` when an application or candidate names it, and is never stored. Over 104857600 (100 MiB) is 400 naming `bytes`. Bytes of uploads neither used nor expired are capped per account (429 `rate_limited`). */
             bytes: number;
             fileName?: string;
         };

@@ -11,8 +11,26 @@ export const userRepository = {
     return db.insertInto('console_users').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  async byEmail(db: Db, email: string): Promise<ConsoleUserRow | undefined> {
-    return db.selectFrom('console_users').selectAll().where('email', '=', email).executeTakeFirst();
+  /** The account's user of this (lower-cased) address: one at most. */
+  async byAccountEmail(db: Db, accountId: string, email: string): Promise<ConsoleUserRow | undefined> {
+    return db
+      .selectFrom('console_users')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('email', '=', email)
+      .executeTakeFirst();
+  },
+
+  /** Every account's user of this (lower-cased) address that has set a password, oldest first. */
+  async signableByEmail(db: Db, email: string): Promise<ConsoleUserRow[]> {
+    return db
+      .selectFrom('console_users')
+      .selectAll()
+      .where('email', '=', email)
+      .where('password_hash', 'is not', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   },
 
   async find(

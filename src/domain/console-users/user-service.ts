@@ -8,6 +8,7 @@ import {
 } from '../../contract/console-users.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { emailKey } from '../../lib/email.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -108,15 +109,17 @@ export function createConsoleUserService(deps: {
       input: UserInvite,
       actor: Actor,
     ): Promise<{ user: ConsoleUser; inviteUrl: string }> {
-      const email = input.email.trim().toLowerCase();
+      const email = emailKey(input.email);
       const now = clock.now();
       const token = randomToken(32);
       const tokenHash = sha256(token);
       const { row, company } = await db.transaction().execute(async (trx) => {
         const account = await accountRepository.find(trx, accountId);
         if (!account) throw notFound('Account');
-        if (await userRepository.byEmail(trx, email)) {
-          throw conflict('This email already belongs to a console user.', { field: 'email' });
+        // Unique per account only (issue 25.4): another account's user of the address is never
+        // looked at, so the answer says nothing about other accounts.
+        if (await userRepository.byAccountEmail(trx, accountId, email)) {
+          throw conflict('This email already belongs to a console user of this account.', { field: 'email' });
         }
         const inserted = await userRepository.insert(trx, {
           id: newId('usr', now),
@@ -231,14 +234,19 @@ export function createConsoleUserService(deps: {
     },
 
     /**
-     * A new session when the password matches. An unknown email runs the same KDF as a wrong
-     * password and gets the same null, so neither the answer nor its timing says which it was.
+     * A new session when the password matches. An address may be a user of several accounts
+     * (issue 25.4): the password picks the user. Every user of the address is tried, side by side
+     * on the KDF's thread pool and without stopping at a match; the oldest that matches signs in.
+     * An unknown email runs the same KDF as a wrong password and gets the same null, so neither
+     * the answer nor its timing says which it was.
      */
     async signIn(email: string, password: string): Promise<{ id: string; csrf: string } | null> {
       if (password.length > PASSWORD_MAX) return null;
-      const user = await userRepository.byEmail(db, email.trim().toLowerCase());
-      const ok = await verifyPassword(password, user?.password_hash ?? null);
-      if (!ok || !user) return null;
+      const users = await userRepository.signableByEmail(db, emailKey(email));
+      const hashes = users.length === 0 ? [null] : users.map((user) => user.password_hash);
+      const matches = await Promise.all(hashes.map((hash) => verifyPassword(password, hash)));
+      const user = users[matches.indexOf(true)];
+      if (!user) return null;
       return db.transaction().execute((trx) => newSession(trx, user.id, clock.now()));
     },
 

@@ -118,11 +118,14 @@ export const cvRepository = {
   },
 
   /**
-   * Erases what identifies the person: name, addresses, answers, consent receipt, file reference.
+   * Erases what identifies the person: name, addresses (the socket address kept beside the
+   * receipt's too), answers, consent receipt, file reference and the upload's row.
    * The application row keeps what the status read needs (ids, statuses, dates). Only from one of
    * the `from` CV statuses, so an expiry racing a claim erases nothing.
    */
   async erasePersonal(db: Db, kind: SubjectKind, id: string, from: string[], at: Date): Promise<boolean> {
+    const table = kind === 'application' ? 'applications' : 'candidates';
+    const held = await db.selectFrom(table).select('blob_key').where('id', '=', id).executeTakeFirst();
     let erased: { id: string } | undefined;
     if (kind === 'application') {
       erased = await db
@@ -135,6 +138,7 @@ export const cvRepository = {
           answers: null,
           consent_receipt: null,
           consent_text: null,
+          consent_socket_address: null,
           lawful_basis: null,
           cv_status: 'deleted',
           updated_at: at,
@@ -153,6 +157,8 @@ export const cvRepository = {
         .executeTakeFirst();
     }
     if (!erased) return false;
+    // The upload the file came in by (its id is the file's key): its row goes with the rest.
+    if (held?.blob_key) await db.deleteFrom('uploads').where('id', '=', held.blob_key).execute();
     await db
       .deleteFrom('virtual_cvs')
       .where('subject_kind', '=', kind)

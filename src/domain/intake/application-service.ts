@@ -1,12 +1,14 @@
 import type { ApplicationCreated, ApplicationStatus, ApplicationWrite } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { emailKey, isEmailAddress } from '../../lib/email.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { type VerifiedConsent, verifyReceipt } from '../consent/receipt.ts';
 import {
   attestationRequired,
+  badRequest,
   dailyCapReached,
   jobNotOpen,
   notFound,
@@ -19,8 +21,8 @@ import { statusAt } from '../jobs/job-view.ts';
 import type { Seal } from '../seal.ts';
 import { type ApplicationRow, applicationRepository } from './application-repository.ts';
 import { candidateRepository } from './candidate-repository.ts';
-import { emailKey, utcDay } from './day-window.ts';
-import type { UploadService } from './upload-service.ts';
+import { utcDay } from './day-window.ts';
+import type { UploadChannel, UploadService } from './upload-service.ts';
 
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
 export type ApplicationSource = 'api' | 'integrator_site' | 'job_page';
@@ -208,6 +210,9 @@ export function createApplicationService(deps: {
       seal?: Seal<ApplicationCreated>,
       hostedMeta?: { socketAddress: string },
     ): Promise<ApplicationCreated> {
+      // The API's validator ran the same check; the hosted page's values come here as typed.
+      if (!isEmailAddress(input.email.trim()))
+        throw badRequest('email must be one bare address, such as name@example.com.', { field: 'email' });
       const now = clock.now();
       await openJob(db, accountId, jobId, now);
       const consent = verifyReceipt(input.consent, now);
@@ -219,10 +224,10 @@ export function createApplicationService(deps: {
       const hosted = source !== 'api';
       if (!hosted) {
         const existing = await applicationRepository.findByAddress(db, jobId, key);
-        if (existing) return this.answerDuplicate(accountId, existing, input.cv.uploadId, seal);
+        if (existing) return this.answerDuplicate(accountId, existing, input.cv.uploadId, 'api', seal);
       }
       await budgets(db, accountId, jobId, now, source);
-      const upload = await uploads.usable(accountId, input.cv.uploadId);
+      const upload = await uploads.usable(accountId, input.cv.uploadId, hosted ? 'hosted' : 'api');
       // The hosted page's anonymous traffic has its own share of the checker, per client address;
       // the API's is per account. Only the verdict is needed here: the build task reads the text.
       await uploads.inspect(
@@ -246,7 +251,13 @@ export function createApplicationService(deps: {
         }),
       );
       if ('duplicateOf' in result)
-        return this.answerDuplicate(accountId, result.duplicateOf, upload.id, seal);
+        return this.answerDuplicate(
+          accountId,
+          result.duplicateOf,
+          upload.id,
+          hosted ? 'hosted' : 'api',
+          seal,
+        );
       if (result.discardFile) await uploads.eraseFile(upload.id);
       return result.answer;
     },
@@ -256,10 +267,11 @@ export function createApplicationService(deps: {
       accountId: string,
       existing: ApplicationRow,
       uploadId: string,
+      channel: UploadChannel,
       seal?: Seal<ApplicationCreated>,
     ): Promise<ApplicationCreated> {
       const answer = duplicateAnswer(existing);
-      const upload = await uploads.usable(accountId, uploadId).catch(() => null);
+      const upload = await uploads.usable(accountId, uploadId, channel).catch(() => null);
       if (upload) await uploads.discard(accountId, upload.id);
       if (seal) await db.transaction().execute((trx) => seal(trx, answer));
       return answer;

@@ -62,7 +62,6 @@ export const candidateRepository = {
       .execute();
   },
 
-  /** Every account's imported copy of a suppressed person loses its data; returns the files to erase. */
   /** Erases every import of the address; answers the files to delete and the rows whose CV moved. */
   async eraseByAddress(
     db: Db,
@@ -109,8 +108,11 @@ export const candidateRepository = {
         )
         .execute();
     }
+    const blobs = held.map((row) => row.blob_key).filter((key): key is string => key !== null);
+    // The uploads the files came in by (their ids are the files' keys) go with them.
+    if (blobs.length > 0) await db.deleteFrom('uploads').where('id', 'in', blobs).execute();
     return {
-      blobs: held.map((row) => row.blob_key).filter((key): key is string => key !== null),
+      blobs,
       moved: held.filter((row) => row.cv_status !== 'deleted' && ids.includes(row.id)),
     };
   },

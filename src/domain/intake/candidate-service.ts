@@ -1,6 +1,7 @@
 import type { CandidateCreated, CandidateWrite } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { emailKey } from '../../lib/email.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
@@ -10,7 +11,7 @@ import type { Seal } from '../seal.ts';
 import { applicationRepository } from './application-repository.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
 import { looksLikeCv } from './cv-likeness.ts';
-import { emailKey, utcDay } from './day-window.ts';
+import { utcDay } from './day-window.ts';
 import { notACv } from './not-a-cv.ts';
 import type { CvFileStore } from './ports.ts';
 import type { UploadRow } from './upload-repository.ts';
@@ -233,7 +234,7 @@ export function createCandidateService(deps: {
       if (input.lawfulBasis.attested !== true) throw attestationRequired();
       const now = clock.now();
       await budget(db, accountId, now);
-      const upload = await uploads.usable(accountId, input.cv.uploadId);
+      const upload = await uploads.usable(accountId, input.cv.uploadId, 'api');
       const outcome = await decide(accountId, upload, input);
       const rows = candidateRows(accountId, input, now);
       switch (outcome.kind) {

@@ -4,7 +4,3 @@ export function utcDay(now: Date): { start: Date; end: Date; secondsLeft: number
   const end = new Date(start.getTime() + 86_400_000);
   return { start, end, secondsLeft: Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000)) };
 }
-
-export function emailKey(email: string): string {
-  return email.trim().toLowerCase();
-}

@@ -1,6 +1,7 @@
 import type { UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { emailKey } from '../../lib/email.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
@@ -8,10 +9,10 @@ import { checkAndBuildCv } from '../cv/build-step.ts';
 import type { VirtualCvBuilder } from '../cv/cv-service.ts';
 import { conflict, notFound, uploadInvalid } from '../errors.ts';
 import { looksLikeCv } from './cv-likeness.ts';
-import { emailKey } from './day-window.ts';
 import { notACv } from './not-a-cv.ts';
 import { type PersonRow, personRepository } from './person-repository.ts';
 import type { CvFileStore, CvInspector } from './ports.ts';
+import { uploadRepository } from './upload-repository.ts';
 import type { UploadService } from './upload-service.ts';
 
 /** The platform's share of the PDF checker: platform people's CVs queue as one source. */
@@ -119,7 +120,7 @@ export function createPersonService(deps: {
       let rejection: Rejection | undefined;
       let uploadId: string | null = null;
       if (input.cv) {
-        const upload = await uploads.usable(null, input.cv.uploadId);
+        const upload = await uploads.usable(null, input.cv.uploadId, 'api');
         const verdict = await uploads.inspect(upload, locale, { lane: 'api', key: PLATFORM_SHARE });
         if (looksLikeCv(verdict.text)) uploadId = upload.id;
         else rejection = notACv(locale);
@@ -189,6 +190,8 @@ export function createPersonService(deps: {
           null,
         )) as PersonRow;
         await personRepository.deleteCv(trx, id);
+        // The upload the file came in by (its id is the file's key) goes with it.
+        if (held.blob_key) await uploadRepository.delete(trx, held.blob_key);
         await deps.matches?.erase(trx, 'person', id);
         return { row: moved, blob: held.blob_key };
       });

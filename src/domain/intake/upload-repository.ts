@@ -33,11 +33,14 @@ export const uploadRepository = {
     return { spent: row?.used_at != null };
   },
 
-  /** Spends the upload; false when another request spent it first. */
+  /**
+   * Spends the upload; false when another request spent it first. Its label and client-address
+   * bucket go at once: nothing reads them once used (issue 25.1).
+   */
   async markUsed(db: Db, accountId: UploadHolder, id: string, at: Date): Promise<boolean> {
     const row = await db
       .updateTable('uploads')
-      .set({ used_at: at })
+      .set({ used_at: at, file_name: null, client_bucket: null })
       .where('account_id', accountId === null ? 'is' : '=', accountId)
       .where('id', '=', id)
       .where('used_at', 'is', null)
@@ -87,7 +90,31 @@ export const uploadRepository = {
     return rows.map((row) => row.id);
   },
 
-  async delete(db: Db, id: string): Promise<void> {
-    await db.deleteFrom('uploads').where('id', '=', id).execute();
+  /**
+   * Deletes rows of uploads used and past their lifetime (the id is then refused as never issued);
+   * their files belong to what used them. Answers how many went.
+   */
+  async deleteUsedExpired(db: Db, now: Date, limit: number): Promise<number> {
+    const rows = await db
+      .deleteFrom('uploads')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('uploads')
+          .select('id')
+          .where('used_at', 'is not', null)
+          .where('expires_at', '<=', now)
+          .limit(limit),
+      )
+      .returning('id')
+      .execute();
+    return rows.length;
+  },
+
+  async delete(db: Db, ids: string | string[]): Promise<void> {
+    const list = Array.isArray(ids) ? ids : [ids];
+    if (list.length === 0) return;
+    await db.deleteFrom('uploads').where('id', 'in', list).execute();
   },
 };

@@ -1,13 +1,16 @@
-import type { UploadSlot } from '../../contract/intake.ts';
+import { MAX_UPLOAD_BYTES, type UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
+import { type CvRejectReason, ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
 import { badRequest, conflict, cvRejected, rateLimited, unavailable, uploadInvalid } from '../errors.ts';
 import type { Seal } from '../seal.ts';
 import type { CheckShare, CvFileStore, CvInspector, CvLimits, CvVerdict, TextDetail } from './ports.ts';
 import { type UploadHolder, type UploadRow, uploadRepository } from './upload-repository.ts';
+
+/** Who issued an upload and may name it: the API (and the console), or the hosted apply form. */
+export type UploadChannel = 'api' | 'hosted';
 
 export const PUT_WINDOW_MS = 5 * 60_000;
 export const UPLOAD_LIFETIME_MS = 60 * 60_000;
@@ -62,6 +65,19 @@ export function createUploadService(deps: {
     );
   }
 
+  /** Spends the upload and erases its file: a duplicate's or a refused CV's file is not kept. */
+  async function discard(accountId: UploadHolder, uploadId: string): Promise<void> {
+    await uploadRepository.markUsed(db, accountId, uploadId, clock.now());
+    await files.delete(uploadId);
+  }
+
+  /** A refused CV: its upload is discarded, and the answer is 422 cv_rejected. */
+  async function refuse(upload: UploadRow, reason: CvRejectReason, locale: ConsentLocale): Promise<never> {
+    await discard(upload.account_id, upload.id);
+    const message = rejectionMessage(reason, locale, limits);
+    throw cvRejected(reason, { detail: message.detail, fix: message.fix });
+  }
+
   return {
     /** `accountId` null: the platform's own upload (the console's, for a platform person's CV). */
     async create(
@@ -71,11 +87,10 @@ export function createUploadService(deps: {
       hosted?: { bucket: string },
     ): Promise<UploadSlot> {
       const now = clock.now();
-      if (input.bytes > limits.maxBytes)
-        throw badRequest(
-          `bytes is larger than the largest CV this service accepts (${limits.maxBytes} bytes).`,
-          { field: 'bytes' },
-        );
+      // api.md validates nothing here: a file over CV_MAX_BYTES is answered `too_large` when
+      // named (the store keeps none of it). Only absurd sizes are refused at once (issue 25.5).
+      if (input.bytes > MAX_UPLOAD_BYTES)
+        throw badRequest(`bytes is larger than ${MAX_UPLOAD_BYTES}, which no CV can be.`, { field: 'bytes' });
       await this.ensureRoom(accountId, input.bytes, hosted);
       const id = newId('upl', now);
       const putExpiresAt = new Date(now.getTime() + PUT_WINDOW_MS);
@@ -152,16 +167,26 @@ export function createUploadService(deps: {
     },
 
     /**
-     * Check (5): the upload was issued to this account, its file arrived whole, and it is neither
-     * spent nor past its hour. Reads only: the upload is spent by the commit that accepts.
+     * Check (5): the upload was issued to this account through this channel (issue 25.2: the hosted
+     * form takes only its own uploads, the API only the API's; another's reads as never issued),
+     * its file arrived whole, and it is neither spent nor past its lifetime. Reads only: the upload
+     * is spent by the commit that accepts.
      */
-    async usable(accountId: UploadHolder, uploadId: string): Promise<UploadRow> {
+    async usable(accountId: UploadHolder, uploadId: string, channel: UploadChannel): Promise<UploadRow> {
       const row = await uploadRepository.find(db, accountId, uploadId);
-      if (!row) throw uploadInvalid('it was not issued to this account');
+      if (!row || row.hosted !== (channel === 'hosted'))
+        throw uploadInvalid('it was not issued to this account');
       if (row.used_at !== null) throw uploadInvalid('it has already been used');
       if (row.expires_at.getTime() <= clock.now().getTime())
         throw uploadInvalid('it expired (an upload id lives one hour)');
       const size = await files.size(uploadId);
+      // Over CV_MAX_BYTES: the local store read and dropped the body (marked received), S3 holds it
+      // whole; either way it was sent, and inspect answers too_large.
+      if (row.bytes > limits.maxBytes) {
+        if (row.received_at === null && size === null)
+          throw uploadInvalid('no file was uploaded to its uploadUrl');
+        return row;
+      }
       if (size === null) throw uploadInvalid('no file was uploaded to its uploadUrl');
       if (size !== row.bytes) throw uploadInvalid('the stored file does not have the size declared');
       return row;
@@ -177,6 +202,7 @@ export function createUploadService(deps: {
       share: CheckShare = { lane: 'api', key: upload.account_id ?? 'platform' },
       detail: TextDetail = 'layout',
     ): Promise<Extract<CvVerdict, { ok: true }>> {
+      if (upload.bytes > limits.maxBytes) return refuse(upload, 'too_large', locale);
       const verdict = await files
         .withLocalFile(upload.id, (path) => inspector.check(path, share, detail))
         .catch((error: unknown) => {
@@ -194,16 +220,10 @@ export function createUploadService(deps: {
           throw error;
         });
       if (verdict.ok) return verdict;
-      await this.discard(upload.account_id, upload.id);
-      const message = rejectionMessage(verdict.reason, locale, limits);
-      throw cvRejected(verdict.reason, { detail: message.detail, fix: message.fix });
+      return refuse(upload, verdict.reason, locale);
     },
 
-    /** Spends the upload and erases its file: a duplicate's or a refused CV's file is not kept. */
-    async discard(accountId: UploadHolder, uploadId: string): Promise<void> {
-      await uploadRepository.markUsed(db, accountId, uploadId, clock.now());
-      await files.delete(uploadId);
-    },
+    discard,
 
     /** Erases a spent upload's file that nothing will read. */
     async eraseFile(uploadId: string): Promise<void> {
@@ -215,14 +235,18 @@ export function createUploadService(deps: {
       return uploadRepository.markUsed(trx, accountId, uploadId, clock.now());
     },
 
-    /** Deletes uploads never used within their hour, file and row. */
+    /**
+     * Deletes uploads never used within their lifetime, file and row; and the rows of uploads used
+     * and past it (their files are what used them holds).
+     */
     async sweep(): Promise<number> {
-      const ids = await uploadRepository.expiredUnused(db, clock.now(), 500);
+      const now = clock.now();
+      const ids = await uploadRepository.expiredUnused(db, now, 500);
       for (const id of ids) {
         await files.delete(id);
         await uploadRepository.delete(db, id);
       }
-      return ids.length;
+      return ids.length + (await uploadRepository.deleteUsedExpired(db, now, 500));
     },
   };
 }

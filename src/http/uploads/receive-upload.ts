@@ -46,15 +46,23 @@ export function registerLocalUploadRoute(
       { schema: { hide: true } },
       async (request, reply) => {
         const body = (request.body as Readable | undefined) ?? request.raw;
+        let stored: boolean;
         try {
-          await store.receive(request.params.key, request.query as UploadQuery, request.headers, body);
+          ({ stored } = await store.receive(
+            request.params.key,
+            request.query as UploadQuery,
+            request.headers,
+            body,
+          ));
         } catch (error) {
           // The body may still be arriving; closing spares reading a file that is refused anyway.
           reply.header('connection', 'close');
           throw asAnswer(error);
         }
         if (onReceived) await onReceived(request.params.key);
-        return reply.code(200).send({ stored: true });
+        // Over CV_MAX_BYTES the body was read and dropped: 200 as S3 answers, `stored: false`; the
+        // application naming the upload answers 422 cv_rejected too_large.
+        return reply.code(200).send({ stored });
       },
     );
   });

@@ -6,6 +6,7 @@ import { INTAKE_MAX } from '../../../contract/intake.ts';
 import type { AuthoredJob } from '../../../contract/job.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
+import { EMAIL_MAX_LENGTH, isEmailAddress } from '../../../lib/email.ts';
 import { rejectionMessage } from '../../../pdf/cv-check.ts';
 import type { App } from '../../types.ts';
 import { PAGE_WORDS, type PageLang, type PageWords } from '../i18n.ts';
@@ -27,10 +28,9 @@ import {
 import { readForm } from './read-form.ts';
 import { ApplyParams } from './show-form.ts';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const LIMITS: Record<TextField, number> = {
   name: INTAKE_MAX.name,
-  email: 254,
+  email: EMAIL_MAX_LENGTH,
   phone: INTAKE_MAX.phone,
   location: INTAKE_MAX.location,
   coverNote: INTAKE_MAX.coverNote,
@@ -42,7 +42,7 @@ export function checkValues(values: Values, w: PageWords): FormState['errors'] {
   for (const id of FIELDS) if ((values[id]?.length ?? 0) > LIMITS[id]) errors[id] = w.tooLong;
   if (!values.name?.trim()) errors.name = w.required_;
   if (!values.email?.trim()) errors.email = w.required_;
-  else if (!errors.email && !EMAIL.test(values.email.trim())) errors.email = w.invalidEmail;
+  else if (!errors.email && !isEmailAddress(values.email.trim())) errors.email = w.invalidEmail;
   return errors;
 }
 
