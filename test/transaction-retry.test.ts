@@ -6,10 +6,11 @@
 // rollback undoes, counts the runs. Runs on PGlite and on PostgreSQL.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { TRANSACTION_RETRIES } from '../src/db/retry.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { jobsAccount, screeningAccount, unique } from './support/accounts.ts';
-import { useTestApp } from './support/app.ts';
+import { testConfig, useTestApp } from './support/app.ts';
 import { assertError } from './support/assert.ts';
 import { applyTo } from './support/intake.ts';
 import { createDraft, createPublished, manageJob } from './support/jobs.ts';
@@ -22,10 +23,15 @@ const ctx = useTestApp({ clock: new ManualClock(NOW) });
 let faults = 0;
 
 /**
- * The next `times` inserts of an event of `accountId` fail with SQLSTATE `code`. Answers how many
+ * The next `times` inserts of an event (or a row of `table`) of `accountId` fail with SQLSTATE `code`. Answers how many
  * times the trigger ran (each run of the write reaches it once) and the removal of the fault.
  */
-async function loseRaces(accountId: string, code: '40001' | '40P01', times: number) {
+async function loseRaces(
+  accountId: string,
+  code: '40001' | '40P01',
+  times: number,
+  table: 'events' | 'idempotency_records' = 'events',
+) {
   assert.match(accountId, /^[a-z0-9_]+$/);
   faults += 1;
   const name = `test_lost_race_${process.pid}_${faults}`;
@@ -41,7 +47,7 @@ async function loseRaces(accountId: string, code: '40001' | '40P01', times: numb
         END IF;
         RETURN NEW;
       END $$;
-      CREATE TRIGGER ${name} BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION ${name}();
+      CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}();
     `),
   );
   return {
@@ -53,7 +59,7 @@ async function loseRaces(accountId: string, code: '40001' | '40P01', times: numb
     },
     async remove(): Promise<void> {
       await ctx.handle.withSession((exec) =>
-        exec(`DROP TRIGGER ${name} ON events; DROP FUNCTION ${name}(); DROP SEQUENCE ${name};`),
+        exec(`DROP TRIGGER ${name} ON ${table}; DROP FUNCTION ${name}(); DROP SEQUENCE ${name};`),
       );
     },
   };
@@ -123,16 +129,25 @@ describe('a transaction that loses a race runs again', () => {
     const rows = await screeningRows(ctx.handle, s.account.id);
     assert.equal(rows.length, 1);
     assert.equal(await eventCount(s.account.id, 'screening.invited'), 1);
+    // The run that failed enqueued a task for a screening that was rolled back with it: none is left
+    // (tasks of this file's instant whose screening does not exist), and the committed one has its own.
     const tasks = await ctx.handle.db
       .selectFrom('tasks')
       .select('key')
       .where('name', '=', 'send-screening-invite')
       .where('created_at', '=', new Date(NOW))
+      .where(
+        (eb) =>
+          sql<boolean>`not exists (select 1 from screenings s where s.id = ${eb.ref('payload')}->>'screeningId')`,
+      )
       .execute();
-    assert.deepEqual(
-      tasks.map((t) => t.key),
-      [`send-screening-invite:${rows[0]!.id}`],
-    );
+    assert.deepEqual(tasks, [], 'no task of a rolled-back run');
+    const own = await ctx.handle.db
+      .selectFrom('tasks')
+      .select('key')
+      .where('key', '=', `send-screening-invite:${rows[0]!.id}`)
+      .execute();
+    assert.equal(own.length, 1);
   });
 
   test('a write that keeps losing answers 503 unavailable with Retry-After, changes nothing, and its key is free again', async () => {
@@ -173,5 +188,23 @@ describe('a transaction that loses a race runs again', () => {
       await fault.remove();
     }
     assert.equal(await eventCount(account.id, 'job.updated'), 1);
+  });
+
+  test('a statement outside a transaction (the Idempotency-Key claim) that fails once with 40P01 runs again', {
+    skip: testConfig.databaseUrl === null ? 'PostgreSQL only: PGlite runs one statement at a time' : false,
+  }, async () => {
+    const { account, api } = await jobsAccount(ctx.app);
+    const fault = await loseRaces(account.id, '40P01', 1, 'idempotency_records');
+    try {
+      const res = await api.post(
+        '/v1/jobs',
+        { title: 'Claimed twice' },
+        { 'idempotency-key': unique('idem') },
+      );
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(await fault.runs(), 2);
+    } finally {
+      await fault.remove();
+    }
   });
 });
