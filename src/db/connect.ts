@@ -15,6 +15,7 @@ import {
 import type pg from 'pg';
 import { isConnectionFault } from './faults.ts';
 import { pgliteTemplateFile, unpackTemplate } from './pglite-template.ts';
+import { retryLostRaces, retryTransactions, TRANSACTION_RETRIES } from './retry.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -142,14 +143,17 @@ async function openPGlite(dataDir: string | null): Promise<DbHandle> {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
   const gate = new Gate();
-  const db = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new PGliteDriver(pglite, gate),
-      createIntrospector: (k) => new PostgresIntrospector(k),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  });
+  // One transaction at a time cannot deadlock; the retry is there for the same code on both.
+  const db = retryTransactions(
+    new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new PGliteDriver(pglite, gate),
+        createIntrospector: (k) => new PostgresIntrospector(k),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    }),
+  );
   return {
     db,
     kind: 'pglite',
@@ -211,6 +215,12 @@ class RetryingClient {
     this.#attempts = attempts;
   }
   async query(sql: string, parameters: readonly unknown[]): Promise<pg.QueryResult> {
+    // A statement outside a transaction is a transaction of its own: a lost race runs it again.
+    if (this.#inTransaction || /^\s*(begin|start|commit|rollback)\b/i.test(sql))
+      return this.#attempt(sql, parameters);
+    return retryLostRaces(() => this.#attempt(sql, parameters), TRANSACTION_RETRIES);
+  }
+  async #attempt(sql: string, parameters: readonly unknown[]): Promise<pg.QueryResult> {
     const word = sql.trimStart().slice(0, 10).toLowerCase();
     const opening = word.startsWith('begin') || word.startsWith('start');
     const closing = word.startsWith('commit') || word.startsWith('rollback');
@@ -277,14 +287,17 @@ async function openPostgres(databaseUrl: string, options: PostgresOptions = {}):
   pool.on('connect', (client) => {
     client.on('error', (error) => onError(error));
   });
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: {
-        connect: async () => new RetryingClient(await pool.connect(), pool, max + 1) as never,
-        end: () => pool.end(),
-      },
+  // A transaction that loses a race (deadlock, serialization failure) runs again whole (retry.ts).
+  const db = retryTransactions(
+    new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: {
+          connect: async () => new RetryingClient(await pool.connect(), pool, max + 1) as never,
+          end: () => pool.end(),
+        },
+      }),
     }),
-  });
+  );
   return {
     db,
     kind: 'postgres',

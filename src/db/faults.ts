@@ -38,3 +38,14 @@ export function isConnectionFault(error: unknown): boolean {
   const errors = (error as { errors?: unknown }).errors;
   return Array.isArray(errors) && errors.length > 0 && errors.every(isConnectionFault);
 }
+
+// SQLSTATE 40001 serialization_failure, 40P01 deadlock_detected: the transaction lost a race with
+// another one and was rolled back whole; running it again is what PostgreSQL asks for.
+const RACE_LOST = new Set(['40001', '40P01']);
+
+/** Whether `error` is a serialization failure or a deadlock: the transaction may simply run again. */
+export function isSerializationFailure(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && RACE_LOST.has(code);
+}

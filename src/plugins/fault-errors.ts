@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as PromClient from 'prom-client';
-import { isConnectionFault } from '../db/faults.ts';
+import { isConnectionFault, isSerializationFailure } from '../db/faults.ts';
 import { type AppError, unavailable } from '../domain/errors.ts';
 import type { RateLimitStore, RedisRateLimitStore } from '../rate-limit/store.ts';
 
@@ -28,6 +28,8 @@ declare module 'fastify' {
 
 /** Seconds a client should wait: the database comes back by itself; a disk needs an operator. */
 export const DATABASE_RETRY_AFTER_S = 2;
+/** A write that kept losing races with others (src/db/retry.ts spent its runs): try again at once. */
+export const CONTENTION_RETRY_AFTER_S = 1;
 export const STORAGE_RETRY_AFTER_S = 30;
 
 const DISK_CODES: Record<string, string> = {
@@ -104,6 +106,13 @@ export function faultError(request: FastifyRequest, error: unknown): AppError | 
     return unavailable(
       'The database is not reachable right now; nothing was changed. Retry shortly.',
       DATABASE_RETRY_AFTER_S,
+    );
+  }
+  if (isSerializationFailure(error)) {
+    metrics?.fault('database', 'contention');
+    return unavailable(
+      'Other changes to the same records kept this one from completing; nothing was changed. Retry shortly.',
+      CONTENTION_RETRY_AFTER_S,
     );
   }
   return null;

@@ -56,8 +56,16 @@ export const accountRepository = {
     return db.selectFrom('accounts').selectAll().where('company_address', '=', address).executeTakeFirst();
   },
 
-  async findForUpdate(db: Executor, id: string): Promise<AccountRow | undefined> {
-    return db.selectFrom('accounts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  /**
+   * The account, locked until the transaction ends: the one lock that serialises an account's
+   * budgeted writes (publishes and their slugs, managed slots, screenings and their cap,
+   * applications and imports and their daily budgets, webhooks). FOR NO KEY UPDATE, not FOR
+   * UPDATE: it excludes the other holders of this lock, yet lets a concurrent transaction insert
+   * rows that reference the account (an event, a job), whose foreign-key check takes FOR KEY
+   * SHARE. Always the first lock a transaction takes (docs/architecture.md, "Lock order").
+   */
+  async lock(db: Executor, id: string): Promise<AccountRow | undefined> {
+    return db.selectFrom('accounts').selectAll().where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
   },
 
   async update(db: Executor, id: string, changes: Updateable<AccountsTable>): Promise<AccountRow> {

@@ -126,7 +126,9 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
       try {
         const updated = toAccountView(
           await db.transaction().execute(async (trx) => {
-            const current = await accountRepository.findForUpdate(trx, id);
+            // A new company address (a unique, hence key, column) makes the UPDATE below take FOR
+            // UPDATE: it waits for transactions inserting rows of this account, which never wait on it.
+            const current = await accountRepository.lock(trx, id);
             if (!current) throw notFound('Account');
             const changes: Record<string, unknown> = { updated_at: now };
             if (patch.name !== undefined) changes.name = patch.name;

@@ -125,7 +125,9 @@ export function createEventLog(deps: { db: Db; clock: Clock }) {
       for (;;) {
         const due = await jobRepository.listExpiredAfter(db, position, now, SWEEP_BATCH);
         if (due.length === 0) break;
-        await db.transaction().execute(async (trx) => {
+        // A transaction may run again (src/db/retry.ts): count what the run that committed recorded.
+        emitted += await db.transaction().execute(async (trx) => {
+          let recordedNow = 0;
           for (const job of due) {
             const recorded = await this.record(
               trx,
@@ -133,11 +135,12 @@ export function createEventLog(deps: { db: Db; clock: Clock }) {
               { type: 'job.expired', data: { jobId: job.id, status: 'expired' } },
               { dedupeKey: `job.expired:${job.id}:${job.expires_at.toISOString()}` },
             );
-            if (recorded) emitted++;
+            if (recorded) recordedNow++;
           }
           const last = due.at(-1)!;
           position = { at: last.expires_at, id: last.id };
           await eventRepository.saveSweepPosition(trx, EXPIRY_SWEEP, position.at, position.id);
+          return recordedNow;
         });
         if (due.length < SWEEP_BATCH) break;
       }

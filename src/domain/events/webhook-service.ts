@@ -56,7 +56,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; allowPrivate:
       if (problem) throw badRequest(problem, { field: 'url' });
       const now = clock.now();
       return db.transaction().execute(async (trx) => {
-        if (!(await accountRepository.findForUpdate(trx, accountId))) throw notFound('Account');
+        if (!(await accountRepository.lock(trx, accountId))) throw notFound('Account');
         if ((await webhookRepository.countForAccount(trx, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT)
           throw conflict(`An account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`);
         const secret = newWebhookSecret();

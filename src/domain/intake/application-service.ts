@@ -149,7 +149,7 @@ export function createApplicationService(deps: {
    */
   async function acceptIn(trx: Db, a: Accepting): Promise<Outcome> {
     const { accountId, jobId, key, source } = a;
-    await accountRepository.findForUpdate(trx, accountId);
+    await accountRepository.lock(trx, accountId);
     const at = clock.now();
     const job = await openJob(trx, accountId, jobId, at);
     const raced = await applicationRepository.findByAddress(trx, jobId, key);

@@ -199,7 +199,7 @@ export function createCandidateService(deps: {
     seal?: Seal<CandidateCreated>,
   ): Promise<CandidateCreated> {
     const result = await db.transaction().execute(async (trx) => {
-      await accountRepository.findForUpdate(trx, accountId);
+      await accountRepository.lock(trx, accountId);
       await budget(trx, accountId, clock.now());
       const raced = row.email_key ? await heldCvFor(trx, accountId, row.email_key) : undefined;
       if (raced) {

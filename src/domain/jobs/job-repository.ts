@@ -130,9 +130,17 @@ export const jobRepository = {
       .executeTakeFirstOrThrow();
   },
 
-  async find(db: Db, accountId: string, id: string, forUpdate = false): Promise<JobRow | undefined> {
+  /**
+   * The account's job; `lock` holds its row until the transaction ends. `write` (FOR NO KEY
+   * UPDATE) serialises the writes of one job and lets rows referencing it be inserted meanwhile
+   * (an application, a screening: their foreign-key check takes FOR KEY SHARE); `share` (FOR
+   * SHARE) keeps the job as read (a screening's "managed and published") until the transaction
+   * ends. Taken after the account's lock when the transaction takes both (docs/architecture.md).
+   */
+  async find(db: Db, accountId: string, id: string, lock?: 'write' | 'share'): Promise<JobRow | undefined> {
     let query = db.selectFrom('jobs').selectAll().where('account_id', '=', accountId).where('id', '=', id);
-    if (forUpdate) query = query.forUpdate();
+    if (lock === 'write') query = query.forNoKeyUpdate();
+    else if (lock === 'share') query = query.forShare();
     return query.executeTakeFirst();
   },
 

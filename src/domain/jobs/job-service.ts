@@ -59,16 +59,17 @@ export function createJobService(deps: {
   const jobEvent = (trx: Db, row: JobRow, type: 'job.published' | 'job.updated' | 'job.closed', now: Date) =>
     events.record(trx, row.account_id, { type, data: { jobId: row.id, status: statusAt(row, now) } });
 
-  async function account(trx: Db, accountId: string, forUpdate = false): Promise<AccountRow> {
-    const row = forUpdate
-      ? await accountRepository.findForUpdate(trx, accountId)
+  /** The account; `lock`: its row lock, the transaction's first (docs/architecture.md, "Lock order"). */
+  async function account(trx: Db, accountId: string, lock = false): Promise<AccountRow> {
+    const row = lock
+      ? await accountRepository.lock(trx, accountId)
       : await accountRepository.find(trx, accountId);
     if (!row) throw notFound('Account');
     return row;
   }
 
   async function jobFor(trx: Db, accountId: string, jobId: string): Promise<JobRow> {
-    const row = await jobRepository.find(trx, accountId, jobId, true);
+    const row = await jobRepository.find(trx, accountId, jobId, 'write');
     if (!row) throw notFound('Job');
     return row;
   }

@@ -62,7 +62,7 @@ type Ranked = ReturnType<typeof finalRank<Person & { vector: number[] | null }>>
  */
 export async function generateMatches(trx: Db, run: GenerationRun): Promise<number> {
   const { accountId, jobId, now } = run;
-  const job = await jobRepository.find(trx, accountId, jobId, true);
+  const job = await jobRepository.find(trx, accountId, jobId, 'write');
   if (!job || !isManaged(job, now) || job.managed_since === null) return 0;
   const room = roomFor(job, await matchRepository.countForJob(trx, jobId));
   if (room <= 0) return 0;

@@ -48,19 +48,23 @@ export function monthBounds(now: Date): { start: Date; end: Date } {
 
 /** The account, locked: one account's invitations take turns, so none can race past the cap. */
 export async function lockAccount(trx: Db, accountId: string): Promise<AccountRow> {
-  const account = await accountRepository.findForUpdate(trx, accountId);
+  const account = await accountRepository.lock(trx, accountId);
   if (!account) throw notFound('Account');
   return account;
 }
 
-/** The path's job: the account's (404 otherwise, a draft too), and a managed, published ad (409). */
+/**
+ * The path's job: the account's (404 otherwise, a draft too), and a managed, published ad (409).
+ * Held FOR SHARE until the invitation commits: a close (which cancels the role's open screenings)
+ * or an unmanage waits for it, or it waits for them and reads the job as they left it.
+ */
 export async function managedRole(
   trx: Db,
   accountId: string,
   jobId: string,
   now: Date,
 ): Promise<ManagedRole> {
-  const job = await jobRepository.find(trx, accountId, jobId);
+  const job = await jobRepository.find(trx, accountId, jobId, 'share');
   if (!job || job.status === 'draft') throw notFound('Job');
   if (!isManaged(job, now) || job.managed_since === null) throw adNotManaged();
   return job as ManagedRole;
