@@ -31,6 +31,7 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
+import { withPlainNumbers } from './plugins/query-numbers.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
 
 export interface AppOptions {
@@ -95,7 +96,11 @@ function validatorCompiler() {
     return instances;
   };
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) => {
-    if (httpPart !== 'body') return onFirstUse(() => ajv().lenient.compile(schema));
+    if (httpPart !== 'body')
+      return withPlainNumbers(
+        schema,
+        onFirstUse(() => ajv().lenient.compile(schema)),
+      );
     const validate = onFirstUse(() => ajv().strict.compile(schema));
     // A body the route marks optional (Type.Optional) may be left out; Fastify validates it as null.
     if ((schema as { '~optional'?: boolean })['~optional'] !== true) return validate;

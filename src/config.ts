@@ -214,13 +214,28 @@ function embeddings(env: Env): Config['embeddings'] {
   if (endpoint === null) return null;
   const model = text(env, 'EMBEDDINGS_MODEL');
   if (model === null) throw new ConfigError('EMBEDDINGS_MODEL', 'is required when EMBEDDINGS_URL is set');
+  const apiKey = text(env, 'EMBEDDINGS_API_KEY');
+  if (apiKey !== null && !keySafeOver(new URL(endpoint))) {
+    throw new ConfigError(
+      'EMBEDDINGS_URL',
+      'must use https when EMBEDDINGS_API_KEY is set (plain http only to a loopback address: 127.0.0.1, ::1 or localhost), or the key crosses the network in clear',
+    );
+  }
   return Object.freeze({
     url: endpoint,
     model,
-    apiKey: text(env, 'EMBEDDINGS_API_KEY'),
+    apiKey,
     timeoutMs: integer(env, 'EMBEDDINGS_TIMEOUT_MS', 5_000, 100, 60_000),
     batchSize: integer(env, 'EMBEDDINGS_BATCH_SIZE', 32, 1, 256),
   });
+}
+
+/** https, or http that never leaves the machine (a local model server on a loopback address). */
+function keySafeOver(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost') return true;
+  return (isIP(host) === 4 && host.startsWith('127.')) || host === '::1';
 }
 
 function flag(env: Env, name: string): boolean {

@@ -51,7 +51,10 @@ export interface ServiceDeps {
   mailer: Mailer;
   build: VirtualCvBuilder;
   stagedTtlSeconds: number;
-  /** The claim links' HMAC key (CLAIM_LINK_KEY or DATA_DIR/claim-link-key): never in the database. */
+  /**
+   * The claim links' HMAC key (CLAIM_LINK_KEY or DATA_DIR/claim-link-key): never in the database.
+   * The events feed's cursor key is derived from it.
+   */
   claimLinkKey: string;
   /** Webhook delivery: WEBHOOK_ALLOW_PRIVATE, and the resolver (tests inject one). */
   webhooks?: { allowPrivate: boolean; resolve?: Resolver };
@@ -68,7 +71,7 @@ export function createServices(deps: ServiceDeps) {
   const queue = createTaskQueue({ clock });
   const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
   const idempotency = createIdempotencyService({ db, clock });
-  const events = createEventLog({ db, clock });
+  const events = createEventLog({ db, clock, cursorKey: deps.claimLinkKey });
   const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
   const matches = createMatchService({
     db,

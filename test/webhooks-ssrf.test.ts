@@ -47,12 +47,68 @@ const FORBIDDEN: [string, string][] = [
   ['ff02::1', 'multicast'],
   ['255.255.255.255', 'reserved'],
   ['192.0.2.7', 'reserved'],
+  // Issue 25: IPv4-translated (RFC 2765/6052) ::ffff:0:0:0/96 carries an IPv4 address too.
+  ['::ffff:0:127.0.0.1', 'loopback'],
+  ['::ffff:0:7f00:1', 'loopback'],
+  ['::ffff:0:a9fe:a9fe', 'metadata'],
+  ['::ffff:0:10.0.0.1', 'private'],
+  ['::ffff:0:8.8.8.8', 'reserved'],
+  ['::ffff:10.0.0.1', 'private'],
+  ['::ffff:0.0.0.0', 'unspecified'],
+  ['64:ff9b::7f00:1', 'loopback'],
+  ['64:ff9b::192.168.0.1', 'private'],
+  ['64:ff9b:1::8.8.8.8', 'reserved'],
+  ['64:ff9b:1:a00:1::', 'reserved'],
+  ['2002:7f00:1::1', 'loopback'],
+  ['2002:c0a8:101::', 'private'],
+  ['2002:6440:1::', 'carrier-grade NAT'],
+  ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+  ['2001:2::1', 'reserved'],
+  ['::127.0.0.1', 'reserved'],
+  ['::2', 'reserved'],
+  ['100::1', 'reserved'],
+  ['5f00::1', 'reserved'],
+  ['2001:db8::1', 'reserved'],
+  ['3fff::1', 'reserved'],
+  ['fec0::1', 'reserved'],
+  ['4000::1', 'reserved'],
+  ['fdff:ffff::1', 'private'],
+  ['fc00::1', 'private'],
+  ['febf::1', 'link-local'],
+  ['ff05::2', 'multicast'],
+  ['ff02::1:ff00:1', 'multicast'],
+  ['239.255.255.250', 'multicast'],
+  ['0.1.2.3', 'unspecified'],
+  ['100.64.0.0', 'carrier-grade NAT'],
+  ['198.18.0.1', 'reserved'],
+  ['198.19.255.255', 'reserved'],
+  ['198.51.100.1', 'reserved'],
+  ['203.0.113.9', 'reserved'],
+  ['192.0.0.8', 'reserved'],
+  ['192.88.99.1', 'reserved'],
+  ['240.0.0.1', 'reserved'],
+  ['255.255.255.254', 'reserved'],
 ];
-const PUBLIC = ['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8'];
+const PUBLIC = [
+  '93.184.215.14',
+  '8.8.8.8',
+  '172.32.0.1',
+  '100.128.0.1',
+  '198.20.0.1',
+  '2606:4700::1111',
+  '2a00:1450:4001:80b::200e',
+  '::ffff:8.8.8.8',
+  '64:ff9b::8.8.8.8',
+  '2002:808:808::1',
+];
 
 describe('the address policy', () => {
   test('each forbidden class is named', () => {
     for (const [address, why] of FORBIDDEN) assert.equal(forbiddenClass(address), why, address);
+  });
+  test('a zone index does not hide the class', () => {
+    assert.equal(forbiddenClass('fe80::1%eth0'), 'link-local');
+    assert.equal(forbiddenClass('::ffff:0:7f00:1%1'), 'loopback');
   });
   test('public unicast addresses pass', () => {
     for (const address of PUBLIC) assert.equal(forbiddenClass(address), null, address);
@@ -65,6 +121,8 @@ describe('the address policy', () => {
     assert.match(checkWebhookUrl('https://[::1]:8443/', false)!, /loopback/);
     assert.match(checkWebhookUrl('https://localhost/', false)!, /loopback/);
     assert.match(checkWebhookUrl('https://0x7f.1/', false)!, /loopback/);
+    assert.match(checkWebhookUrl('https://[::ffff:0:127.0.0.1]/', false)!, /loopback/);
+    assert.match(checkWebhookUrl('https://[64:ff9b::a9fe:a9fe]/', false)!, /metadata/);
     assert.equal(checkWebhookUrl('http://127.0.0.1:9/', true), null);
   });
 });
@@ -176,6 +234,7 @@ describe('the console refuses forbidden endpoints when private addresses are not
       'http://hooks.example.com/in',
       'https://169.254.169.254/latest/meta-data',
       'https://[::ffff:127.0.0.1]/',
+      'https://[::ffff:0:7f00:1]/',
       'https://10.0.0.1/',
     ]) {
       const res = await consoleCall(ctx.app, 'POST', `/accounts/${account.id}/webhooks`, { url });

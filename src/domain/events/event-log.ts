@@ -8,7 +8,7 @@ import {
 import type { Scope } from '../../contract/vocabulary.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { type CursorSealer, cursorSealer, decodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { badRequest } from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
@@ -42,17 +42,60 @@ export function toFeedEvent(row: Pick<EventRow, 'id' | 'type' | 'data' | 'create
   };
 }
 
-const positionText = (p: FeedPosition) => `${p.txid}.${p.seq}`;
+const START: FeedPosition = { txid: '0', seq: '0' };
+const notACursor = () => badRequest('after is not a cursor this API handed out.', { field: 'after' });
 
-function parsePosition(cursor: string): FeedPosition {
-  const text = decodeCursor(cursor);
-  const match = text === null ? null : /^(\d{1,20})\.(\d{1,19})$/.exec(text);
-  if (!match) throw badRequest('after is not a cursor this API handed out.', { field: 'after' });
-  return { txid: match[1]!, seq: match[2]! };
+/** A feed position as 16 bytes (transaction id, then sequence number), sealed for its account. */
+function sealPosition(sealer: CursorSealer, accountId: string, p: FeedPosition): string {
+  const bytes = Buffer.alloc(16);
+  bytes.writeBigUInt64BE(BigInt(p.txid), 0);
+  bytes.writeBigUInt64BE(BigInt(p.seq), 8);
+  return sealer.seal(accountId, bytes);
 }
 
-export function createEventLog(deps: { db: Db; clock: Clock }) {
+function openPosition(sealer: CursorSealer, accountId: string, cursor: string): FeedPosition | null {
+  const bytes = sealer.open(accountId, cursor);
+  if (bytes?.length !== 16) return null;
+  return { txid: bytes.readBigUInt64BE(0).toString(), seq: bytes.readBigUInt64BE(8).toString() };
+}
+
+/** A cursor of the first release, the position in clear (`v1:txid.seq`), or null. */
+function clearPosition(cursor: string): FeedPosition | null {
+  const text = decodeCursor(cursor);
+  const match = text === null ? null : /^(\d{1,20})\.(\d{1,19})$/.exec(text);
+  return match ? { txid: match[1]!, seq: match[2]! } : null;
+}
+
+/**
+ * The event log. `cursorKey` is the server secret the feed's cursors are sealed under (derived for
+ * that purpose alone): a cursor tells its holder nothing of the platform's other writes.
+ */
+export function createEventLog(deps: { db: Db; clock: Clock; cursorKey: string }) {
   const { db, clock } = deps;
+  const sealer = cursorSealer(deps.cursorKey, 'events feed');
+  let clearCutoff: Promise<bigint> | null = null;
+
+  /**
+   * Where `after` points. A cursor in clear is one the first release handed out: it is taken only
+   * below the cut-off fixed at this release's first read, so a made-up one cannot probe where
+   * later transactions stand.
+   */
+  async function positionAfter(accountId: string, after: string | undefined): Promise<FeedPosition> {
+    if (after === undefined) return START;
+    const sealed = openPosition(sealer, accountId, after);
+    if (sealed) return sealed;
+    const clear = clearPosition(after);
+    if (!clear || BigInt(clear.txid) >= (await cutoff())) throw notACursor();
+    return clear;
+  }
+
+  function cutoff(): Promise<bigint> {
+    clearCutoff ??= eventRepository.clearCursorCutoff(db).catch((error) => {
+      clearCutoff = null;
+      throw error;
+    });
+    return clearCutoff;
+  }
 
   return {
     /**
@@ -100,16 +143,17 @@ export function createEventLog(deps: { db: Db; clock: Clock }) {
         types = [...asked];
       }
       const visible = types.filter((type) => scopes.has(scopeOfEventType(type)));
-      const after = query.after === undefined ? null : parsePosition(query.after);
+      await cutoff();
+      const after = await positionAfter(accountId, query.after);
       const limit = query.limit ?? 50;
-      if (visible.length === 0)
-        return { events: [], nextCursor: encodeCursor(positionText(after ?? { txid: '0', seq: '0' })) };
+      const cursor = (p: FeedPosition) => sealPosition(sealer, accountId, p);
+      if (visible.length === 0) return { events: [], nextCursor: cursor(after) };
       const { rows, horizon } = await eventRepository.page(db, { accountId, types: visible, after, limit });
-      let next: FeedPosition = after ?? { txid: '0', seq: '0' };
+      let next: FeedPosition = after;
       if (rows.length > 0) next = { txid: rows.at(-1)!.txid, seq: rows.at(-1)!.seq };
       // A short page read everything before the horizon: the next poll starts there.
       if (rows.length < limit && BigInt(horizon) > BigInt(next.txid)) next = { txid: horizon, seq: '0' };
-      return { events: rows.map(toFeedEvent), nextCursor: encodeCursor(positionText(next)) };
+      return { events: rows.map(toFeedEvent), nextCursor: cursor(next) };
     },
 
     /**

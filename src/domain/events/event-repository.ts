@@ -78,6 +78,24 @@ export const eventRepository = {
     return { rows: result.rows.filter((row) => row.id !== null), horizon };
   },
 
+  /**
+   * The transaction id below which every cursor in clear was handed out: fixed by the first call
+   * (the next transaction id then), the same ever after.
+   */
+  async clearCursorCutoff(db: Db): Promise<bigint> {
+    const result = await sql<{ cutoff: string }>`
+      WITH fixed AS (
+        INSERT INTO event_sweeps (name, position_at, position_id)
+        VALUES ('events.clear-cursors', now(), pg_snapshot_xmax(pg_current_snapshot())::text)
+        ON CONFLICT (name) DO NOTHING
+        RETURNING position_id
+      )
+      SELECT position_id AS cutoff FROM fixed
+      UNION ALL
+      SELECT position_id FROM event_sweeps WHERE name = 'events.clear-cursors'`.execute(db);
+    return BigInt(result.rows[0]!.cutoff);
+  },
+
   async find(db: Db, accountId: string, id: string): Promise<EventRow | undefined> {
     const result = await sql<EventRow>`
       SELECT seq::text AS seq, id, type, data, txid::text AS txid, created_at

@@ -19,13 +19,15 @@ export interface HttpEmbeddingOptions {
   /** Per call; past it the call is abandoned. */
   timeoutMs?: number;
   batchSize?: number;
+  /** The most of an answer that is read (16 MB); past it the download stops and the call fails. */
+  maxResponseBytes?: number;
 }
 
 /** Longest text sent for one item: a CV's words or a role's, cut well under providers' limits. */
 export const MAX_TEXT_CHARS = 4_000;
 /** Larger vectors are refused as malformed (the common models give 256 to 3,072 numbers). */
 const MAX_DIMENSIONS = 8_192;
-/** A response larger than this is not read. */
+/** No more than this of an answer is read, whatever its headers say. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** How one provider call ended: answered with vectors, failed (refused, 5xx, malformed), or silent past the timeout. */
@@ -54,6 +56,7 @@ export interface EmbeddingObserver {
 export function httpEmbeddings(options: HttpEmbeddingOptions): EmbeddingProvider {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const batchSize = options.batchSize ?? 32;
+  const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   return {
     model: options.model,
     batchSize,
@@ -85,15 +88,11 @@ export function httpEmbeddings(options: HttpEmbeddingOptions): EmbeddingProvider
         await response.body?.cancel();
         throw new EmbeddingError(`the provider answered ${response.status}`);
       }
-      const declared = Number(response.headers.get('content-length') ?? 0);
-      if (declared > MAX_RESPONSE_BYTES) {
-        await response.body?.cancel();
-        throw new EmbeddingError('the answer is too large');
-      }
       let body: unknown;
       try {
-        body = await response.json();
+        body = JSON.parse(await readCapped(response, maxBytes));
       } catch (error) {
+        if (error instanceof EmbeddingError) throw error;
         // The timeout covers the body too: a provider that sends its headers and stalls is silent.
         if ((error as Error).name === 'TimeoutError')
           throw new EmbeddingError(`no answer within ${timeoutMs} ms`, 'timeout');
@@ -102,6 +101,33 @@ export function httpEmbeddings(options: HttpEmbeddingOptions): EmbeddingProvider
       return vectorsOf(body, texts.length);
     },
   };
+}
+
+/**
+ * The answer's text, read chunk by chunk and abandoned (the connection dropped) as soon as it passes
+ * `maxBytes`: a declared length is only a reason to refuse sooner, never to trust the body.
+ */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = () => new EmbeddingError('the answer is too large');
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.byteLength;
+    if (read > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The vectors of an OpenAI-shaped answer, in input order; refuses anything malformed. */

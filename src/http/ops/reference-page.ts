@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
@@ -10,6 +11,7 @@ import type { App } from '../types.ts';
  * reference of never pays): the plugin renders them once into a throwaway instance, and this
  * route serves the copies. The bundle's URL carries the package's version, so it is cached for a
  * year and an upgrade changes the URL. Nothing is fetched from a CDN; fonts are the system's.
+ * The page runs under a Content-Security-Policy (`referenceCsp`) and may not be framed.
  */
 
 const PLUGIN = '@scalar/fastify-api-reference';
@@ -24,9 +26,50 @@ function pluginVersion(): string {
 interface Rendered {
   html: string;
   bundle: string;
+  csp: string;
 }
 
-async function render(version: string, title: string): Promise<Rendered> {
+/**
+ * The page's policy: scripts from the service and the page's own inline initialiser (by its hash,
+ * so no other inline script runs), no eval; styles inline (Scalar sets them at run time); data:
+ * and blob: images and fonts (icons, the document's download); fetches to the service and to the
+ * document's servers (the "try it" client); nothing may frame it, no form posts, no base change.
+ */
+export function referenceCsp(html: string, apiOrigins: readonly string[]): string {
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
+  const connect = [...new Set(["'self'", ...apiOrigins])];
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${inline.join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src ${connect.join(' ')}`,
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The origins of the document's `servers`: where the page's "try it" client sends requests. */
+function serverOrigins(app: App): string[] {
+  const servers = (app.swagger() as { servers?: { url: string }[] }).servers ?? [];
+  return servers.flatMap(({ url }) => {
+    try {
+      const { origin } = new URL(url);
+      return /^https?:/.test(origin) ? [origin] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function render(version: string, title: string, apiOrigins: string[]): Promise<Rendered> {
   const { default: scalar } = await import(PLUGIN);
   const scratch = Fastify({ logger: false });
   try {
@@ -48,7 +91,7 @@ async function render(version: string, title: string): Promise<Rendered> {
     const page = await scratch.inject({ method: 'GET', url: '/reference/' });
     const bundle = await scratch.inject({ method: 'GET', url: '/reference/js/scalar.js' });
     if (page.statusCode !== 200 || bundle.statusCode !== 200) throw new Error('the reference did not render');
-    return { html: page.body, bundle: bundle.body };
+    return { html: page.body, bundle: bundle.body, csp: referenceCsp(page.body, apiOrigins) };
   } finally {
     await scratch.close();
   }
@@ -58,7 +101,7 @@ export function registerReferencePage(app: App, title: string): void {
   const version = pluginVersion();
   let rendered: Promise<Rendered> | null = null;
   const once = () => {
-    rendered ??= render(version, title).catch((error: unknown) => {
+    rendered ??= render(version, title, serverOrigins(app)).catch((error: unknown) => {
       rendered = null;
       throw error;
     });
@@ -66,8 +109,11 @@ export function registerReferencePage(app: App, title: string): void {
   };
 
   app.get('/v1/reference', { schema: { hide: true } }, async (_request, reply) => {
-    const { html } = await once();
+    const { html, csp } = await once();
     reply.header('cache-control', 'public, max-age=300');
+    reply.header('content-security-policy', csp);
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
     return reply.type('text/html; charset=utf-8').send(html);
   });
 
