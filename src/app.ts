@@ -8,6 +8,7 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import type { Services } from './deps.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
+import { guardCapabilityRoutes } from './http/capability-urls.ts';
 import { registerConsoleWeb } from './http/console-web/index.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import type { ApplyTunables } from './http/pages/apply/challenge.ts';
@@ -165,6 +166,7 @@ function lazySerializers(): SerializerFactory {
  */
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = createServer(options);
+  guardCapabilityRoutes(app);
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
