@@ -6,8 +6,10 @@ import type { Ajv } from 'ajv';
 import type AddFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { ConfiguredBlobStore } from './blob-store/index.ts';
+import type { ConnectionLimits } from './config.ts';
 import type { Services } from './deps.ts';
-import { badRequest, headerTooLarge } from './domain/errors.ts';
+import { badRequest, headerTooLarge, requestTimeout } from './domain/errors.ts';
+import { guardCapabilityRoutes } from './http/capability-urls.ts';
 import { registerConsoleWeb } from './http/console-web/index.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import type { ApplyTunables } from './http/pages/apply/challenge.ts';
@@ -18,6 +20,12 @@ import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
 import type { Clock } from './lib/clock.ts';
 import { isEmailAddress } from './lib/email.ts';
 import { newId } from './lib/ids.ts';
+import {
+  capConnectionsPerAddress,
+  DEFAULT_CONNECTION_LIMITS,
+  registerBodyDeadlines,
+  serverTimeouts,
+} from './plugins/connections.ts';
 import { watchEmbeddings } from './plugins/embeddings-metrics.ts';
 import {
   MAX_PARAM_LENGTH,
@@ -51,6 +59,8 @@ export interface AppOptions {
   applyPage?: Partial<ApplyTunables>;
   /** METRICS_TOKEN: the bearer token /metrics asks for; absent, /metrics is off. */
   metricsToken?: string | null;
+  /** Timeouts and the per-address connection cap (config.ts's defaults otherwise). */
+  connections?: ConnectionLimits;
 }
 
 export const MAX_HEADER_BYTES = 16_384;
@@ -174,6 +184,10 @@ function lazySerializers(): SerializerFactory {
  */
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = createServer(options);
+  guardCapabilityRoutes(app);
+  const limits = options.connections ?? DEFAULT_CONNECTION_LIMITS;
+  registerBodyDeadlines(app, limits);
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
@@ -188,6 +202,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 function createServer(options: AppOptions) {
   const validate = validatorCompiler();
   return Fastify({
+    ...serverTimeouts(options.connections ?? DEFAULT_CONNECTION_LIMITS),
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimitBytes ?? 1_048_576,
     // A hop count trusts that many proxies nearest to the server.
@@ -213,13 +228,21 @@ function createServer(options: AppOptions) {
 /** The socket-level refusals Node answers before Fastify sees a request: keep the error body. */
 function answerClientError(error: Error, socket: Socket): void {
   if (!socket.writable) return;
-  const oversized = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
+  const code = (error as { code?: string }).code;
+  const oversized = code === 'HPE_HEADER_OVERFLOW';
+  // Node's headers timeout (and its request timeout, the backstop): a 408, the connection closed.
+  const late = code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const appError = oversized
     ? headerTooLarge(MAX_HEADER_BYTES)
-    : badRequest('The request could not be parsed as HTTP.');
+    : late
+      ? requestTimeout(
+          'headers',
+          (socket as { server?: { headersTimeout?: number } }).server?.headersTimeout ?? 0,
+        )
+      : badRequest('The request could not be parsed as HTTP.');
   const requestId = newId('req');
   const { statusCode, body } = renderError(appError, requestId);
-  const reason = oversized ? 'Request Header Fields Too Large' : 'Bad Request';
+  const reason = oversized ? 'Request Header Fields Too Large' : late ? 'Request Timeout' : 'Bad Request';
   socket.end(
     `HTTP/1.1 ${statusCode} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );

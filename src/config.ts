@@ -11,6 +11,8 @@ export interface Config {
     readonly bodyLimitBytes: number;
     /** Whose X-Forwarded-For to believe for the client's address: a hop count or proxy CIDRs. */
     readonly trustProxy: false | number | string;
+    /** Timeouts and the per-address connection cap (issue 25 B; operations.md). */
+    readonly connections: ConnectionLimits;
   };
   readonly dataDir: string;
   readonly databaseUrl: string | null;
@@ -43,6 +45,23 @@ export interface Config {
     readonly timeoutMs: number;
     readonly batchSize: number;
   } | null;
+}
+
+export interface ConnectionLimits {
+  /** HTTP_HEADERS_TIMEOUT_MS: a request's headers must have arrived within this. */
+  readonly headersTimeoutMs: number;
+  /** HTTP_BODY_TIMEOUT_MS: a request's body must have arrived within this, after its headers. */
+  readonly bodyTimeoutMs: number;
+  /** HTTP_UPLOAD_MIN_BYTES_PER_SECOND: a CV PUT gets HTTP_BODY_TIMEOUT_MS more its bytes at this rate. */
+  readonly uploadMinBytesPerSecond: number;
+  /** CV_MAX_BYTES: the largest body a CV PUT carries. */
+  readonly uploadMaxBytes: number;
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection is closed after this. */
+  readonly keepAliveTimeoutMs: number;
+  /** HTTP_IDLE_TIMEOUT_MS: a connection on which nothing moves for this long is closed. */
+  readonly idleTimeoutMs: number;
+  /** HTTP_MAX_CONNECTIONS_PER_ADDRESS: open connections one peer address may hold; 0: no cap. */
+  readonly maxConnectionsPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -132,13 +151,16 @@ export function parseConfig(env: Env = process.env): Config {
   const consoleToken = secret(env, 'CONSOLE_TOKEN', 16);
   const metricsToken = secret(env, 'METRICS_TOKEN', 16);
   const claimLinkKey = secret(env, 'CLAIM_LINK_KEY', 32, ' (e.g. openssl rand -base64 32)');
+  const proxy = trustProxy(env);
+  const cvMaxBytes = integer(env, 'CV_MAX_BYTES', 10_485_760, 1024, 104_857_600);
   return Object.freeze({
     http: Object.freeze({
       port,
       host,
       publicBaseUrl,
       bodyLimitBytes: 1_048_576,
-      trustProxy: trustProxy(env),
+      trustProxy: proxy,
+      connections: connectionLimits(env, proxy, cvMaxBytes),
     }),
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
@@ -153,7 +175,7 @@ export function parseConfig(env: Env = process.env): Config {
     claimLinkKey,
     role,
     cv: Object.freeze({
-      maxBytes: integer(env, 'CV_MAX_BYTES', 10_485_760, 1024, 104_857_600),
+      maxBytes: cvMaxBytes,
       maxPages: integer(env, 'CV_MAX_PAGES', 10, 1, 1000),
       stagedTtlSeconds: integer(env, 'STAGED_CV_TTL_SECONDS', 2_592_000, 1, 315_360_000),
     }),
@@ -161,6 +183,33 @@ export function parseConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 1_000, 600_000),
     webhooks: Object.freeze({ allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE') }),
     embeddings: embeddings(env),
+  });
+}
+
+/**
+ * Timeouts and the connection cap (decisions.md, "Timeouts and caps on every connection"). Behind a
+ * proxy every connection comes from the proxy's address, so the per-address cap is off by default
+ * when TRUST_PROXY is set.
+ */
+function connectionLimits(
+  env: Env,
+  proxy: false | number | string,
+  uploadMaxBytes: number,
+): ConnectionLimits {
+  return Object.freeze({
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 300_000),
+    bodyTimeoutMs: integer(env, 'HTTP_BODY_TIMEOUT_MS', 15_000, 100, 600_000),
+    uploadMinBytesPerSecond: integer(env, 'HTTP_UPLOAD_MIN_BYTES_PER_SECOND', 16_384, 1_024, 104_857_600),
+    uploadMaxBytes,
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    idleTimeoutMs: integer(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+    maxConnectionsPerAddress: integer(
+      env,
+      'HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+      proxy === false ? 64 : 0,
+      0,
+      1_000_000,
+    ),
   });
 }
 

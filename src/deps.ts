@@ -373,6 +373,7 @@ export function createRuntimeApp(
     bodyLimitBytes: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
     metricsToken: config.metricsToken,
+    connections: config.http.connections,
     ...extra,
   });
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { SIGN_IN_LIMITS } from '../src/http/console-web/sign-in.ts';
 import { invite, PASSWORD, signedIn, WebClient } from './console-web-client.ts';
 import { consoleCall, newAccount } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
@@ -126,7 +127,7 @@ describe('console sign-in, sessions and CSRF', () => {
     assert.equal(noToken.statusCode, 403);
   });
 
-  test('repeated failures are slowed per email and per client address', async () => {
+  test('repeated failures are refused per (address, email) and per client address', async () => {
     const account = await newAccount(ctx.app);
     const { email } = await signedIn(ctx.app, account.id, 'recruiter');
     const web = new WebClient(ctx.app, '192.0.2.50');
@@ -138,13 +139,9 @@ describe('console sign-in, sessions and CSRF', () => {
     assert.equal(last, 429);
     await web.get('/console/login');
     const right = await web.post('/console/login', { email, password: PASSWORD });
-    assert.equal(right.statusCode, 429, 'even the right password waits');
+    assert.equal(right.statusCode, 429, 'even the right password waits, at that address');
     assert.ok(Number(right.headers['retry-after']) > 0);
-    // Another address and the same email: still slowed (per email).
-    const elsewhere = new WebClient(ctx.app, '192.0.2.51');
-    await elsewhere.get('/console/login');
-    assert.equal((await elsewhere.post('/console/login', { email, password: PASSWORD })).statusCode, 429);
-    // One address trying many emails: slowed per address.
+    // One address trying many emails: refused per address.
     const sprayer = new WebClient(ctx.app, '192.0.2.99');
     const codes: number[] = [];
     for (let i = 0; i < 31; i++) {
@@ -167,5 +164,61 @@ describe('console sign-in, sessions and CSRF', () => {
       303,
       'after the window',
     );
+  });
+});
+
+describe('issue 25 C: one client cannot keep a console user out', () => {
+  test('50 failures from one address: the attacker is refused, the user at another address signs in', async () => {
+    const account = await newAccount(ctx.app);
+    const { email } = await signedIn(ctx.app, account.id, 'admin');
+    const attacker = new WebClient(ctx.app, '198.51.100.66');
+    const codes: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      await attacker.get('/console/login');
+      codes.push(
+        (await attacker.post('/console/login', { email, password: `guess number ${i}` })).statusCode,
+      );
+    }
+    assert.deepEqual(codes.slice(0, 10), Array(10).fill(401));
+    assert.deepEqual(codes.slice(10), Array(40).fill(429), 'the attacker is refused at its address');
+    await attacker.get('/console/login');
+    assert.equal((await attacker.post('/console/login', { email, password: PASSWORD })).statusCode, 429);
+
+    const user = new WebClient(ctx.app, '203.0.113.200');
+    await user.get('/console/login');
+    const started = performance.now();
+    const signingIn = user.post('/console/login', { email, password: PASSWORD });
+    // The slow-down waits on a timer: the service answers others meanwhile.
+    const health = await ctx.app.inject({ method: 'GET', url: '/healthz' });
+    assert.equal(health.statusCode, 200);
+    const pending = await Promise.race([signingIn.then(() => 'answered'), Promise.resolve('pending')]);
+    assert.equal(pending, 'pending', 'the sign-in is still waiting while /healthz answered');
+    const res = await signingIn;
+    assert.equal(res.statusCode, 303, res.body);
+    const waited = performance.now() - started;
+    assert.ok(waited >= SIGN_IN_LIMITS.maxDelayMs * 0.9, `slowed down per email: ${waited.toFixed(0)} ms`);
+  });
+
+  test('successes do not count; a success resets the failures of that (address, email)', async () => {
+    const account = await newAccount(ctx.app);
+    const { email } = await signedIn(ctx.app, account.id, 'recruiter');
+    const web = new WebClient(ctx.app, '198.51.100.70');
+    for (let i = 0; i < 15; i++) {
+      await web.get('/console/login');
+      const res = await web.post('/console/login', { email, password: PASSWORD });
+      assert.equal(res.statusCode, 303, `sign-in ${i + 1}: ${res.statusCode}`);
+      web.cookies.clear();
+    }
+    // Nine failures, a success, nine failures: never refused (the success reset the count).
+    for (const round of [1, 2]) {
+      for (let i = 0; i < SIGN_IN_LIMITS.perAddressAndEmail - 1; i++) {
+        await web.get('/console/login');
+        const res = await web.post('/console/login', { email, password: `wrong ${round}.${i}` });
+        assert.equal(res.statusCode, 401, `round ${round}, failure ${i + 1}`);
+      }
+      await web.get('/console/login');
+      assert.equal((await web.post('/console/login', { email, password: PASSWORD })).statusCode, 303);
+      web.cookies.clear();
+    }
   });
 });

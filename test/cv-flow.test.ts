@@ -653,8 +653,8 @@ describe('logs carry no claim token and no upload signature', () => {
       url: '/cv/[token]/delete?x=1',
     });
     assert.deepEqual(
-      serializeRequest({ method: 'PUT', url: '/uploads/upl_123?expires=1767225600&signature=abcdef0123' }),
-      { method: 'PUT', url: '/uploads/upl_123?[signature]' },
+      serializeRequest({ method: 'PUT', url: '/uploads/upl_123?expires=1767225600&bytes=9&sig=abcdef0123' }),
+      { method: 'PUT', url: '/uploads/[key]?expires=1767225600&bytes=9&sig=[redacted]' },
     );
     assert.deepEqual(serializeRequest({ method: 'GET', url: '/v1/jobs?limit=5' }), {
       method: 'GET',
@@ -678,7 +678,9 @@ describe('logs carry no claim token and no upload signature', () => {
     assert.ok(lines.includes('"url":"/cv/[token]"'), 'claim-page requests are logged, redacted');
     assert.ok(lines.includes('/cv/[token]/claim'));
     assert.ok(
-      lines.includes(`"url":"${uploadUrl.pathname}?[signature]"`),
+      lines.includes(
+        `"url":"/uploads/[key]?${uploadUrl.search.slice(1).replace(/sig=[^&]+/, 'sig=[redacted]')}"`,
+      ),
       'the upload PUT is logged, redacted',
     );
     assert.ok(secretsSeen.has(flow.token));

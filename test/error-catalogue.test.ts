@@ -130,6 +130,7 @@ describe('the catalogue', () => {
       errors.dailyCapReached('applications', 500, day),
       errors.unsolicitedContactLimit(2, 2, 60),
       errors.headerTooLarge(16_384),
+      errors.requestTimeout('body', 15_000),
       errors.internal(),
       errors.unavailable('Down.'),
       errors.unavailable('Down for a while.', 30),

@@ -84,7 +84,8 @@ describe('rate-limit headers', () => {
 
 describe('the limit, over real sockets', () => {
   test('the 121st request in a minute → 429 rate_limited with Retry-After; other keys unaffected', async () => {
-    const server = await startApp();
+    // 120 connections at once from one address: over the per-address connection cap (64), off here.
+    const server = await startApp({ env: { HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0' } });
     const base = await listen(server.app);
     const account = await newAccount(server.app);
     const key = await newKey(server.app, account.id, ['jobs:read']);

@@ -156,6 +156,9 @@ export const ERROR_CATALOGUE = {
   no_slot_available: entry(409, 'Managing an ad when every managed-ad slot of the account is taken.', {
     message: "Every one of the account's 5 managed-ad slots is taken.",
   }),
+  request_timeout: entry(408, 'The request did not arrive in time; the connection is closed.', {
+    message: 'The request body did not arrive within 15000 ms; the connection is closed.',
+  }),
   payload_too_large: entry(413, 'The request body is larger than 1 MiB.', {
     message: 'The request body is larger than the service accepts (1 MiB).',
   }),

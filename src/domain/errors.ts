@@ -142,6 +142,13 @@ export const unsolicitedContactLimit = (contacts: number, limit: number, retryAf
     retryAfterSeconds,
   );
 
+// 408
+export const requestTimeout = (what: 'body' | 'headers', ms: number) =>
+  new AppError(
+    'request_timeout',
+    `The request ${what} did not arrive within ${ms} ms; the connection is closed.`,
+  );
+
 // 431, 500, 503
 export const headerTooLarge = (maxBytes: number) =>
   new AppError('header_too_large', `Request headers are larger than ${maxBytes} bytes.`);
@@ -156,6 +163,7 @@ const PLAIN_BY_STATUS = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
+  408: 'request_timeout',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',

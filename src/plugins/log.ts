@@ -1,17 +1,16 @@
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
+import { redactSecrets } from '../http/capability-urls.ts';
 import { scrubPersonalData } from '../lib/scrub.ts';
 
 /**
- * The logged request: claim-link tokens and upload signatures are secrets carried in URLs, so the
- * logged URL keeps the route's shape and drops them. Console query strings carry what an operator
- * searches by (a recipient's address, a name): their values are dropped, their names kept. Neither
- * the address nor the headers are kept.
+ * The logged request: the secrets and capabilities URLs carry (CAPABILITY_URLS: invitation and
+ * claim tokens, upload ids and signatures, the hosted form's csrf) are dropped, the route's shape
+ * kept. Console query strings carry what an operator searches by (a recipient's address, a name):
+ * their values are dropped, their names kept. Neither the address nor the headers are kept.
  */
 export function serializeRequest(req: { method: string; url: string }): { method: string; url: string } {
-  let url = req.url
-    .replace(/^\/cv\/[^/?]+/, '/cv/[token]')
-    .replace(/^(\/uploads\/[^?]+)\?.*$/, '$1?[signature]');
+  let url = redactSecrets(req.url);
   const query = url.indexOf('?');
   if (query !== -1 && url.startsWith('/console')) {
     const names = url
@@ -25,11 +24,12 @@ export function serializeRequest(req: { method: string; url: string }): { method
 }
 
 /**
- * Every log line passes through scrubPersonalData on its way out, whatever wrote it (an error's
- * message or stack, an SMTP reply, a URL): one bounded pass per line that holds an `@`.
+ * Every log line passes through redactSecrets and scrubPersonalData on its way out, whatever wrote
+ * it (the request log, an error's message or stack naming a URL, an SMTP reply): the one rule for
+ * secrets in URLs, then one bounded pass per line that holds an `@`.
  */
 export function scrubbing(stream: pino.DestinationStream): pino.DestinationStream {
-  return { write: (line: string) => stream.write(scrubPersonalData(line)) };
+  return { write: (line: string) => stream.write(scrubPersonalData(redactSecrets(line))) };
 }
 
 let stdout: (pino.DestinationStream & { flushSync(): void }) | null = null;

@@ -18,6 +18,10 @@ export interface WindowCount {
 export interface RateLimitStore {
   /** Counts one request for `key` in the window that holds `nowMs`. */
   hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount>;
+  /** The count of the window that holds `nowMs`, without counting. */
+  peek(key: string, windowMs: number, nowMs: number): Promise<WindowCount>;
+  /** Forgets the count of the window that holds `nowMs` (e.g. a success ends a run of failures). */
+  clear(key: string, windowMs: number, nowMs: number): Promise<void>;
   /**
    * A key was revoked or an account's limits changed (committed): gives the credentials a new
    * generation, so that every instance looks its keys up again from its next request.
@@ -60,6 +64,13 @@ export function memoryStore(options: { generations?: boolean } = {}): RateLimitS
       entry.count += 1;
       counters.set(id, entry);
       return { count: entry.count, resetAtMs: entry.resetAtMs, generation };
+    },
+    async peek(key, windowMs, nowMs) {
+      const { start, end } = windowOf(windowMs, nowMs);
+      return { count: counters.get(`${key}:${start}`)?.count ?? 0, resetAtMs: end, generation };
+    },
+    async clear(key, windowMs, nowMs) {
+      counters.delete(`${key}:${windowOf(windowMs, nowMs).start}`);
     },
     async credentialsChanged() {
       if (generation !== null) generation = newGeneration();
@@ -147,21 +158,44 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RedisR
   let starting: Promise<void> | null = firstConnection(redis).then(() => {
     starting = null;
   });
-  return {
-    async hit(key, windowMs, nowMs) {
-      if (starting !== null) await starting;
-      if (redis.status === 'ready' && Date.now() >= skipUntil) {
-        try {
-          const counted = await sharedHit(redis, key, windowMs, nowMs);
-          setMode('shared');
-          return counted;
-        } catch (error) {
-          skipUntil = Date.now() + retryAfterMs;
-          setMode('local', error as Error);
-        }
+  /** Redis when it answers; this instance's memory when it is out (or was out a moment ago). */
+  const eitherWay = async <T>(shared: () => Promise<T>, alone: () => Promise<T>): Promise<T> => {
+    if (starting !== null) await starting;
+    if (redis.status === 'ready' && Date.now() >= skipUntil) {
+      try {
+        const answer = await shared();
+        setMode('shared');
+        return answer;
+      } catch (error) {
+        skipUntil = Date.now() + retryAfterMs;
+        setMode('local', error as Error);
       }
-      return local.hit(key, windowMs, nowMs);
-    },
+    }
+    return alone();
+  };
+  const redisKey = (key: string, windowMs: number, nowMs: number) =>
+    `rl:${key}:${windowOf(windowMs, nowMs).start}`;
+  return {
+    hit: (key, windowMs, nowMs) =>
+      eitherWay(
+        () => sharedHit(redis, key, windowMs, nowMs),
+        () => local.hit(key, windowMs, nowMs),
+      ),
+    peek: (key, windowMs, nowMs) =>
+      eitherWay(
+        async () => ({
+          count: Number((await redis.get(redisKey(key, windowMs, nowMs))) ?? 0),
+          resetAtMs: windowOf(windowMs, nowMs).end,
+        }),
+        () => local.peek(key, windowMs, nowMs),
+      ),
+    clear: (key, windowMs, nowMs) =>
+      eitherWay(
+        async () => {
+          await redis.del(redisKey(key, windowMs, nowMs));
+        },
+        () => local.clear(key, windowMs, nowMs),
+      ),
     async credentialsChanged() {
       // Awaited by the revocation: once it answers, every instance reads the new generation. If
       // Redis cannot be told, the instances that still reach it keep trusting what they remember

@@ -92,6 +92,8 @@ export interface StartOptions {
   webhooks?: { allowPrivate: boolean; resolve?: Resolver };
   /** Listen on a free port of 127.0.0.1 and make that the public base URL (for a real browser). */
   listen?: boolean;
+  /** More configuration variables, as a deployment would set them (e.g. HTTP_BODY_TIMEOUT_MS). */
+  env?: Record<string, string>;
   /** Matching's embedding provider, as EMBEDDINGS_URL, EMBEDDINGS_MODEL, EMBEDDINGS_TIMEOUT_MS set it. */
   embeddings?: { url: string; model: string; timeoutMs?: number };
 }
@@ -136,6 +138,7 @@ function configFor(options: StartOptions, publicBaseUrl: string) {
     WEBHOOK_ALLOW_PRIVATE: String(options.webhooks?.allowPrivate ?? false),
     ...(metricsToken === null ? {} : { METRICS_TOKEN: metricsToken }),
     ...(options.trustProxy === undefined ? {} : { TRUST_PROXY: String(options.trustProxy) }),
+    ...options.env,
     ...(options.embeddings
       ? {
           EMBEDDINGS_URL: options.embeddings.url,

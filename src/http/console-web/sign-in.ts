@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { addressBucket } from '../../lib/client-address.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
@@ -17,8 +18,20 @@ import {
 } from './web.ts';
 
 const WINDOW_MS = 15 * 60_000;
-/** Sign-in attempts one email, and one client address, may make in 15 minutes. */
-export const SIGN_IN_LIMITS = { perEmail: 10, perAddress: 30 };
+/**
+ * Failed sign-ins (issue 25 C: successes are not counted, and no one address can keep a user out).
+ * Over `perAddressAndEmail` failures for one email from one client address, or `perAddress` from
+ * one address in all, that address is refused (429) until its 15-minute window ends. One email's
+ * failures from every address never refuse: past `slowAfter` each attempt on it waits before it is
+ * answered, from `firstDelayMs` doubling to at most `maxDelayMs`.
+ */
+export const SIGN_IN_LIMITS = {
+  perAddressAndEmail: 10,
+  perAddress: 30,
+  slowAfter: 5,
+  firstDelayMs: 250,
+  maxDelayMs: 4_000,
+};
 const WRONG = 'The email or the password is not right.';
 
 function form(token: string, email: string, error: string | null): string {
@@ -56,21 +69,69 @@ export function registerSignIn(app: App, deps: WebDeps): void {
   });
 }
 
-/** Counts the attempt; the seconds to wait when the email or the address is over its budget. */
-async function throttled(deps: WebDeps, request: FastifyRequest, email: string): Promise<number | null> {
-  const now = deps.clock.now().getTime();
-  // The email is counted by its hash: the counters hold no address.
+interface Counters {
+  pair: string;
+  address: string;
+  email: string;
+  now: number;
+}
+
+/**
+ * The counters of this attempt. Attempts are counted when they arrive and successes apart
+ * (`:ok`), failures being the difference: a burst of attempts sent at once is counted before any
+ * is checked. The email is counted by its hash: the counters hold no address.
+ */
+function countersOf(deps: WebDeps, request: FastifyRequest, email: string): Counters {
   const emailKey = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
-  const [byEmail, byAddress] = await Promise.all([
-    deps.rateLimits.hit(`console-sign-in:email:${emailKey}`, WINDOW_MS, now),
-    deps.rateLimits.hit(`console-sign-in:address:${addressBucket(request.ip)}`, WINDOW_MS, now),
+  const bucket = addressBucket(request.ip);
+  return {
+    pair: `console-sign-in:pair:${bucket}:${emailKey}`,
+    address: `console-sign-in:address:${bucket}`,
+    email: `console-sign-in:email:${emailKey}`,
+    now: deps.clock.now().getTime(),
+  };
+}
+
+/** Counts the attempt; the seconds to wait when its address is over a budget, or null. */
+async function refusal(deps: WebDeps, c: Counters): Promise<number | null> {
+  const { rateLimits } = deps;
+  const [pair, address, addressOk] = await Promise.all([
+    rateLimits.hit(c.pair, WINDOW_MS, c.now),
+    rateLimits.hit(c.address, WINDOW_MS, c.now),
+    rateLimits.peek(`${c.address}:ok`, WINDOW_MS, c.now),
   ]);
   const over = [
-    byEmail.count > SIGN_IN_LIMITS.perEmail ? byEmail.resetAtMs : 0,
-    byAddress.count > SIGN_IN_LIMITS.perAddress ? byAddress.resetAtMs : 0,
+    pair.count > SIGN_IN_LIMITS.perAddressAndEmail ? pair.resetAtMs : 0,
+    address.count - addressOk.count > SIGN_IN_LIMITS.perAddress ? address.resetAtMs : 0,
   ];
   const until = Math.max(...over);
-  return until === 0 ? null : Math.max(1, Math.ceil((until - now) / 1000));
+  return until === 0 ? null : Math.max(1, Math.ceil((until - c.now) / 1000));
+}
+
+/** The wait before an attempt on an email that failed `failures` times (from any address). */
+export function slowDownMs(failures: number): number {
+  if (failures < SIGN_IN_LIMITS.slowAfter) return 0;
+  const doublings = Math.min(failures - SIGN_IN_LIMITS.slowAfter, 16);
+  return Math.min(SIGN_IN_LIMITS.maxDelayMs, SIGN_IN_LIMITS.firstDelayMs * 2 ** doublings);
+}
+
+/** Counts the attempt on the email and waits as its earlier failures say (a timer: nothing blocks). */
+async function slowDown(deps: WebDeps, c: Counters): Promise<void> {
+  const [attempts, ok] = await Promise.all([
+    deps.rateLimits.hit(c.email, WINDOW_MS, c.now),
+    deps.rateLimits.peek(`${c.email}:ok`, WINDOW_MS, c.now),
+  ]);
+  const wait = slowDownMs(attempts.count - 1 - ok.count);
+  if (wait > 0) await sleep(wait);
+}
+
+/** A success: the (address, email) starts afresh; the address and the email count one success. */
+async function succeeded(deps: WebDeps, c: Counters): Promise<void> {
+  await Promise.all([
+    deps.rateLimits.clear(c.pair, WINDOW_MS, c.now),
+    deps.rateLimits.hit(`${c.address}:ok`, WINDOW_MS, c.now),
+    deps.rateLimits.hit(`${c.email}:ok`, WINDOW_MS, c.now),
+  ]);
 }
 
 function showForm(
@@ -97,14 +158,17 @@ async function signIn(deps: WebDeps, request: FastifyRequest, reply: FastifyRepl
   if (!preSessionTokenValid(request)) {
     return showForm(deps, request, reply, 403, email, 'The form had expired. Please sign in again.');
   }
-  const wait = await throttled(deps, request, email);
+  const counters = countersOf(deps, request, email);
+  const wait = await refusal(deps, counters);
   if (wait !== null) {
     reply.header('retry-after', String(wait));
     const error = `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`;
     return showForm(deps, request, reply, 429, email, error);
   }
+  await slowDown(deps, counters);
   const session = await consoleUsers.signIn(email, fields.get('password'));
   if (session === null) return showForm(deps, request, reply, 401, email, WRONG);
+  await succeeded(deps, counters);
   // A new session id at every sign-in: an id planted before it (session fixation) is worthless.
   const planted = cookie(request, SESSION_COOKIE);
   if (planted !== undefined && !sameToken(planted, session.id)) await consoleUsers.signOut(planted);
