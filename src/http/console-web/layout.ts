@@ -1,7 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { can, type Right, ROLE_LABELS } from '../../domain/console-users/rights.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
+import type { AppError } from '../../domain/errors.ts';
 import { type HtmlValue, html, type SafeHtml } from '../../lib/html.ts';
+import { type ErrorWords, type PageFrame, sendErrorPage } from '../pages/error-page.ts';
 import { sendPage } from '../pages/page-shell.ts';
 
 const STYLE = html`<style>main{max-width:72rem}header.console{max-width:72rem;margin:0 auto;padding:1rem 1rem 0;overflow-wrap:anywhere}
@@ -127,17 +129,26 @@ export function renderPublic(
   });
 }
 
+/** The console's error pages: a title for the status, the message as the domain wrote it. */
+const CONSOLE_ERROR_WORDS: ErrorWords = (error) => ({
+  title: error.status === 403 ? 'Not allowed' : error.status === 404 ? 'Not found' : 'Something went wrong',
+  message: error.message,
+});
+
+/** An AppError as a console page: in the console's layout when signed in, else the public one. */
 export function consoleError(
   reply: FastifyReply,
   session: ConsoleSession | null,
-  status: number,
-  message: string,
+  error: AppError,
 ): FastifyReply {
-  const title = status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something went wrong';
-  const body = html`<p class="alert" role="alert">${message}</p><p><a href="/console">Back to the console</a></p>`;
-  return session === null
-    ? renderPublic(reply, status, title, body)
-    : renderConsole(reply, session, { title, body, status });
+  const frame: PageFrame =
+    session === null
+      ? renderPublic
+      : (to, code, title, body) => renderConsole(to, session, { title, body, status: code });
+  return sendErrorPage(reply, error, frame, CONSOLE_ERROR_WORDS, {
+    alert: true,
+    back: { href: '/console', label: 'Back to the console' },
+  });
 }
 
 export function when(iso: string | null | undefined): SafeHtml {

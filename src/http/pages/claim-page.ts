@@ -3,6 +3,7 @@ import type { LinkState } from '../../domain/cv/cv-service.ts';
 import { html, type SafeHtml, safeUrl } from '../../lib/html.ts';
 import type { Route } from '../types.ts';
 import { CLAIM_WORDS } from './claim-words.ts';
+import { acceptForms, FORM_LIMITS } from './form-body.ts';
 import { LISTING_WORDS } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
 import { renderVirtualCv } from './virtual-cv-view.ts';
@@ -61,11 +62,7 @@ const TokenParams = Type.Object({ token: Type.String() });
 export const claimPages: Route = (app, { cv }) => {
   app.register(async (pages) => {
     // The buttons post an empty HTML form; only the route's own path carries meaning.
-    pages.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 1024 },
-      (_req, _body, done) => done(null, {}),
-    );
+    acceptForms(pages, FORM_LIMITS.buttons);
     pages.get('/cv/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) =>
       answer(reply, await cv.openLink((request.params as { token: string }).token)),
     );

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AuthoredJob } from '../../contract/job.ts';
 import { Text } from '../../contract/text.ts';
+import { notFound } from '../../domain/errors.ts';
 import {
   type HtmlValue,
   html,
@@ -12,6 +13,7 @@ import {
 } from '../../lib/html.ts';
 import { plainText, sanitizeDescription } from '../../lib/sanitize.ts';
 import type { Route } from '../types.ts';
+import { hostedErrorPage } from './error-page.ts';
 import { formatDate, PAGE_LANGS, PAGE_WORDS, type PageLang, type PageWords, pageLang } from './i18n.ts';
 import { countryName, LISTING_WORDS } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
@@ -177,11 +179,6 @@ function pageHead(
   }${PAGE_LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="${safeUrl(absolute(l))}">`)}${ld && jsonScript(ld)}`;
 }
 
-/** The 404 page of a hosted page: the role (or the link) is not there. */
-export function notFoundBody(w: PageWords): SafeHtml {
-  return html`<h1>${w.notFound}</h1><p>${w.notFoundBody}</p>`;
-}
-
 const Params = Type.Object({
   lang: Text({ maxLength: 5 }),
   company: Text({ maxLength: 80 }),
@@ -198,14 +195,13 @@ export const jobPage: Route = (app, { publicJobs }) => {
       const lang = pageLang(request.params.lang);
       // Not a page language (e.g. /v2/jobs/…): the same 404 as any unknown route.
       if (!lang) return reply.callNotFound();
-      const w = PAGE_WORDS[lang];
       const found = await publicJobs.page(company, role);
       if (found.kind === 'moved')
         return reply
           .code(301)
           .header('location', `/${lang}/jobs/${found.companyAddress}/${encodeURIComponent(role)}`)
           .send();
-      if (found.kind === 'missing') return sendPage(reply, 404, lang, w.notFound, notFoundBody(w));
+      if (found.kind === 'missing') return hostedErrorPage(reply, lang, notFound('Job'));
       const live = found.kind === 'live';
       const pathFor = (l: PageLang) => `/${l}/jobs/${company}/${role}`;
       // hreflang alternates must be absolute URLs.

@@ -2,10 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INTAKE_MAX } from '../../../contract/intake.ts';
 import type { AuthoredJob } from '../../../contract/job.ts';
 import { currentConsentText } from '../../../domain/consent/consent-texts.ts';
+import { notFound, rateLimited } from '../../../domain/errors.ts';
 import type { ApplicationSource } from '../../../domain/intake/application-service.ts';
 import { html, type SafeHtml, safeUrl } from '../../../lib/html.ts';
+import { hostedErrorPage } from '../error-page.ts';
 import { PAGE_WORDS, type PageLang, type PageWords, pageLang, preferredLang } from '../i18n.ts';
-import { notFoundBody, siteHeader } from '../job-page.ts';
+import { siteHeader } from '../job-page.ts';
 import { sendPage } from '../page-shell.ts';
 import { APPLY_WORDS } from './apply-words.ts';
 
@@ -95,7 +97,7 @@ export function renderForm({ job, lang, token, state, maxBytes, source, kept, po
 /** The role does not exist (404) or no longer takes applications (410). */
 export function closedPage(reply: FastifyReply, lang: PageLang, job: AuthoredJob | null) {
   const w = PAGE_WORDS[lang];
-  if (!job) return sendPage(reply, 404, lang, w.notFound, notFoundBody(w));
+  if (!job) return hostedErrorPage(reply, lang, notFound('Job'));
   return sendPage(
     reply,
     410,
@@ -106,9 +108,11 @@ export function closedPage(reply: FastifyReply, lang: PageLang, job: AuthoredJob
 }
 
 export function tooManyPage(reply: FastifyReply, lang: PageLang, retryAfterSeconds: number | undefined) {
-  const w = PAGE_WORDS[lang];
-  if (retryAfterSeconds) reply.header('retry-after', String(retryAfterSeconds));
-  return sendPage(reply, 429, lang, w.tooMany, html`<h1>${w.tooMany}</h1>`);
+  return hostedErrorPage(
+    reply,
+    lang,
+    rateLimited('Too many forms from this address.', retryAfterSeconds ?? 0),
+  );
 }
 
 /** After sending: the same page for a new and a repeated application, with the way back. */
