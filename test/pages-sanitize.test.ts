@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { jobPostingJsonLd, scriptJson } from '../src/http/pages/job-page.ts';
+import { jobPostingJsonLd } from '../src/http/pages/job-page.ts';
+import { jsonScript } from '../src/lib/html.ts';
 import { plainText, sanitizeDescription } from '../src/lib/sanitize.ts';
 import { XSS_PAYLOADS } from './pages-xss-payloads.ts';
 
@@ -158,7 +159,8 @@ describe('sanitizeDescription keeps the employer formatting', () => {
 describe('JSON-LD inside <script>', () => {
   test('no string in the posting can close the script element or start a comment', () => {
     const hostile = '</script><script>alert(1)</script><!-- \u2028\u2029';
-    const json = scriptJson({ title: hostile, nested: [{ name: hostile }] });
+    const element = String(jsonScript({ title: hostile, nested: [{ name: hostile }] }));
+    const json = element.slice('<script type="application/ld+json">'.length, -'</script>'.length);
     assert.doesNotMatch(json, /<\/script|<!--|<script/i);
     assert.ok(!json.includes('\u2028') && !json.includes('\u2029'));
     assert.deepEqual(

@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { Db } from '../db/connect.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { SafeHtml } from '../lib/html.ts';
 import { newId } from '../lib/ids.ts';
 import { mailRepository } from './mail-repository.ts';
 
@@ -12,7 +13,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
-  html: string;
+  /** The HTML part: a template's output (src/lib/html.ts), never a string built by hand. */
+  html: SafeHtml;
   locale: string;
 }
 
@@ -34,7 +36,7 @@ export function outboxMailer(deps: { db: Db; clock: Clock }): Mailer {
         recipient: message.to.toLowerCase(),
         subject: message.subject,
         text_body: message.text,
-        html_body: message.html,
+        html_body: String(message.html),
         locale: message.locale,
         sent_at: deps.clock.now(),
       });
@@ -65,7 +67,7 @@ export function smtpMailer(deps: { db: Db; clock: Clock; url: string; from: stri
         to: message.to,
         subject: message.subject,
         text: message.text,
-        html: message.html,
+        html: String(message.html),
         messageId: `<${Buffer.from(message.key).toString('base64url')}@${domain}>`,
         headers: { 'Content-Language': message.locale },
       });

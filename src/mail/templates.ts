@@ -1,5 +1,5 @@
 import type { Locale as ConsentLocale } from '../contract/vocabulary.ts';
-import { escapeHtml } from '../lib/html.ts';
+import { html, type SafeHtml, safeUrl } from '../lib/html.ts';
 
 export interface ClaimMailInput {
   locale: ConsentLocale;
@@ -140,14 +140,24 @@ const NOTICE: Record<ConsentLocale, Copy> = {
   },
 };
 
-function render(copy: Copy, input: ClaimMailInput): { subject: string; text: string; html: string } {
+/**
+ * A service mail's HTML part: one paragraph per line, and the link to act on when there is one
+ * (the console's invitation mail is written with it too).
+ */
+export function mailHtml(
+  locale: string,
+  lines: readonly string[],
+  action?: { label: string; link: string },
+): SafeHtml {
+  const link = action && html`<p><a href="${safeUrl(action.link)}">${action.label}</a></p>`;
+  return html`<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;line-height:1.5">${lines.map((line) => html`<p>${line}</p>`)}${link}</body></html>`;
+}
+
+function render(copy: Copy, input: ClaimMailInput): { subject: string; text: string; html: SafeHtml } {
   const lines = copy.lines(input, dateIn(input.locale, input.expiresAt));
   const subject = copy.subject(input);
   const text = `${lines.join('\n\n')}\n\n${copy.action}: ${input.link}\n`;
-  const html = `<!doctype html><html lang="${input.locale}"><body style="font-family:sans-serif;line-height:1.5">${lines
-    .map((line) => `<p>${escapeHtml(line)}</p>`)
-    .join('')}<p><a href="${escapeHtml(input.link)}">${escapeHtml(copy.action)}</a></p></body></html>`;
-  return { subject, text, html };
+  return { subject, text, html: mailHtml(input.locale, lines, { label: copy.action, link: input.link }) };
 }
 
 export function claimMail(input: ClaimMailInput) {
@@ -222,11 +232,5 @@ export function screeningInviteMail(input: ScreeningInviteInput) {
   const lines = copy.lines(input, date);
   const note = input.message ? [copy.note, input.message] : [];
   const text = [...lines, ...note].join('\n\n') + '\n';
-  const html = `<!doctype html><html lang="${input.locale}"><body style="font-family:sans-serif;line-height:1.5">${[
-    ...lines,
-    ...note,
-  ]
-    .map((line) => `<p>${escapeHtml(line)}</p>`)
-    .join('')}</body></html>`;
-  return { subject: copy.subject(input), text, html };
+  return { subject: copy.subject(input), text, html: mailHtml(input.locale, [...lines, ...note]) };
 }

@@ -9,9 +9,9 @@ import {
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { emailKey } from '../../lib/email.ts';
-import { escapeHtml } from '../../lib/html.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import { mailHtml } from '../../mail/templates.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Actor, AuditService } from './audit-service.ts';
@@ -63,9 +63,7 @@ function inviteMail(link: string, company: string) {
   return {
     subject: `Your invitation to the ${company} careers console`,
     text: `${lines.join('\n\n')}\n\nSet my password: ${link}\n`,
-    html: `<!doctype html><html lang="en"><body style="font-family:sans-serif;line-height:1.5">${lines
-      .map((line) => `<p>${escapeHtml(line)}</p>`)
-      .join('')}<p><a href="${escapeHtml(link)}">Set my password</a></p></body></html>`,
+    html: mailHtml('en', lines, { label: 'Set my password', link }),
   };
 }
 

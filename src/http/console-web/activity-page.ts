@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../../contract/console-users.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html } from '../../lib/html.ts';
 import type { App } from '../types.ts';
-import { renderConsole, when } from './layout.ts';
+import { dataTable, renderConsole, when } from './layout.ts';
 import { getPage, type WebDeps } from './web.ts';
 
 /** What each audited action reads as. */
@@ -44,17 +44,17 @@ export function registerActivityPage(app: App, deps: WebDeps): void {
       limit: 100,
       ...(typeof cursor === 'string' ? { cursor } : {}),
     });
-    const rows = entries
-      .map(
-        (entry) =>
-          `<tr><td>${when(entry.at)}</td><td>${entry.actor.kind === 'operator' ? 'Operator' : e(entry.actor.email ?? '')}</td><td>${e(ACTIONS[entry.action] ?? entry.action)}</td><td>${e(entry.target ?? '')}</td><td>${e(detail(entry))}</td></tr>`,
-      )
-      .join('');
+    const rows = entries.map((entry) => [
+      when(entry.at),
+      entry.actor.kind === 'operator' ? 'Operator' : (entry.actor.email ?? ''),
+      ACTIONS[entry.action] ?? entry.action,
+      entry.target ?? '',
+      detail(entry),
+    ]);
+    const columns = ['When', 'Who', 'What', 'On', 'Detail'];
     const body = entries.length
-      ? `<div class="scroll"><table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th><th scope="col">Detail</th></tr></thead><tbody>${rows}</tbody></table></div>${
-          nextCursor ? `<p><a href="/console/activity?cursor=${e(nextCursor)}">Older activity</a></p>` : ''
-        }`
-      : '<p>No activity yet — changes made in the console appear here.</p>';
+      ? html`${dataTable({ columns, rows })}${nextCursor && html`<p><a href="/console/activity?cursor=${nextCursor}">Older activity</a></p>`}`
+      : html`<p>No activity yet — changes made in the console appear here.</p>`;
     return renderConsole(reply, session, { title: 'Activity', active: 'activity', flash, body });
   });
 }

@@ -1,4 +1,4 @@
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html } from '../../lib/html.ts';
 import { renderVirtualCv } from '../pages/virtual-cv-view.ts';
 import type { App } from '../types.ts';
 import { renderConsole, when } from './layout.ts';
@@ -19,7 +19,7 @@ export const CV_WORDS = {
 /** The virtual CV under this page's h3: its own headings one level down. */
 const cvSection = (document: Json | null) => renderVirtualCv(document, CV_WORDS, 'en', { level: 4 });
 
-const text = (value: unknown) => (value === null || value === undefined ? '—' : e(String(value)));
+const text = (value: unknown): string => (value === null || value === undefined ? '—' : String(value));
 
 /** A job's applications (recruiters and admins): candidate, answers, consent receipt and words, virtual CV. */
 export function registerApplicationsPage(app: App, deps: WebDeps): void {
@@ -40,9 +40,9 @@ function jobsApplicationsPage(app: App, deps: WebDeps): void {
       const cards = await Promise.all(
         list.map(async (a, index) => {
           const document = await cv.virtualCvFor(session.accountId, 'application', a.applicationId);
-          const answers = (a.answers as { question: string; answer: string }[])
-            .map((qa) => `<dt>${e(qa.question)}</dt><dd>${e(qa.answer)}</dd>`)
-            .join('');
+          const answers = (a.answers as { question: string; answer: string }[]).map(
+            (qa) => html`<dt>${qa.question}</dt><dd>${qa.answer}</dd>`,
+          );
           const consent = (a.consent ?? {}) as Json;
           const location =
             a.location && typeof a.location === 'object'
@@ -50,19 +50,22 @@ function jobsApplicationsPage(app: App, deps: WebDeps): void {
                   .filter(Boolean)
                   .join(', ')
               : a.location;
-          return `<article class="card" aria-labelledby="app-${index}"><h2 id="app-${index}">${text(a.name)}</h2>
-<dl class="facts"><dt>Application id</dt><dd><code>${e(a.applicationId)}</code>${job?.managed ? ` · <a href="/console/screening?job=${e(jobId)}&amp;candidate=${e(a.applicationId)}">Invite to screening<span class="hp"> ${text(a.name)}</span></a>` : ''}</dd><dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${text(location)}</dd><dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Status</dt><dd>${text(a.status)}</dd><dt>cvStatus</dt><dd>${text(a.cvStatus)}</dd><dt>Source</dt><dd>${text(a.source)}</dd></dl>
-<h3>Cover note</h3><p>${a.coverNote ? e(a.coverNote) : '<span class="muted">None</span>'}</p>
-<h3>Answers</h3>${answers ? `<dl class="facts">${answers}</dl>` : '<p class="muted">No questions answered.</p>'}
+          const invite =
+            job?.managed &&
+            html` · <a href="/console/screening?job=${jobId}&amp;candidate=${a.applicationId}">Invite to screening<span class="hp"> ${text(a.name)}</span></a>`;
+          return html`<article class="card" aria-labelledby="app-${index}"><h2 id="app-${index}">${text(a.name)}</h2>
+<dl class="facts"><dt>Application id</dt><dd><code>${a.applicationId}</code>${invite}</dd><dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${text(location)}</dd><dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Status</dt><dd>${text(a.status)}</dd><dt>cvStatus</dt><dd>${text(a.cvStatus)}</dd><dt>Source</dt><dd>${text(a.source)}</dd></dl>
+<h3>Cover note</h3><p>${a.coverNote || html`<span class="muted">None</span>`}</p>
+<h3>Answers</h3>${answers.length > 0 ? html`<dl class="facts">${answers}</dl>` : html`<p class="muted">No questions answered.</p>`}
 <h3>Consent receipt</h3><dl class="facts"><dt>Consent text</dt><dd>${text(consent.consentTextId)}, version ${text(consent.version)} (${text(consent.locale ?? a.consentText.locale)})</dd><dt>Accepted at</dt><dd>${text(consent.acceptedAt)}</dd><dt>IP address</dt><dd>${text(consent.ip)}</dd><dt>Browser</dt><dd>${text(consent.userAgent)}</dd></dl>
 <p>The words the candidate agreed to:</p><blockquote class="consent">${text(a.consentText.text)}</blockquote>
-<h3>Virtual CV</h3>${a.cvStatus === 'deleted' ? '<p class="muted">The candidate deleted the CV.</p>' : cvSection(document as Json | null)}</article>`;
+<h3>Virtual CV</h3>${a.cvStatus === 'deleted' ? html`<p class="muted">The candidate deleted the CV.</p>` : cvSection(document as Json | null)}</article>`;
         }),
       );
-      const body = `<p><a href="/console/jobs/${e(jobId)}">Back to the job</a></p>${
+      const body = html`<p><a href="/console/jobs/${jobId}">Back to the job</a></p>${
         cards.length
-          ? cards.join('')
-          : '<p>No applications yet — they appear here as soon as candidates apply.</p>'
+          ? cards
+          : html`<p>No applications yet — they appear here as soon as candidates apply.</p>`
       }`;
       return renderConsole(reply, session, {
         title: `Applications: ${job?.title ?? 'job'}`,

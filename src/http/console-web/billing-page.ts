@@ -1,9 +1,9 @@
 import { CURRENCIES } from '../../contract/screening.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { badRequest } from '../../domain/errors.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
-import { buttonForm, csrfField, money, renderConsole, when } from './layout.ts';
+import { buttonForm, csrfField, dataTable, money, renderConsole, when } from './layout.ts';
 import { type action, actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 /** Whole currency units with up to two decimals, as cents; null when it is not such a number. */
@@ -135,33 +135,35 @@ function billingView(
   month: string,
   report: BillingReport,
   templates: Templates,
-): string {
-  const rows = report.screenings
-    .map(
-      (s) =>
-        `<tr><td>${e(s.screeningId)}</td><td>${e(s.jobId)}</td><td>${e(s.status)}</td><td>${e(s.billing)}</td><td>${money(s.priceCents, s.currency)}</td><td>${s.billed ? 'Yes' : 'No'}</td><td>${when(s.requestedAt)}</td></tr>`,
-    )
-    .join('');
+): SafeHtml {
+  const rows = report.screenings.map((s) => [
+    s.screeningId,
+    s.jobId,
+    s.status,
+    s.billing,
+    money(s.priceCents, s.currency),
+    s.billed ? 'Yes' : 'No',
+    when(s.requestedAt),
+  ]);
+  const columns = ['Screening', 'Job', 'Status', 'Billing', 'Price', 'Billed', 'Requested'];
   const list = report.screenings.length
-    ? `<div class="scroll"><table><thead><tr><th scope="col">Screening</th><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Billing</th><th scope="col">Price</th><th scope="col">Billed</th><th scope="col">Requested</th></tr></thead><tbody>${rows}</tbody></table></div>`
-    : '<p>No screenings this month — recruiters invite candidates from the Screening page.</p>';
-  const templateRows = templates
-    .map(
-      (t) =>
-        `<li>${e(t.name)} — ${money(t.priceCents, t.currency)}${t.active ? '' : ' (inactive)'} ${buttonForm(session, `/console/billing/templates/${t.id}/${t.active ? 'deactivate' : 'activate'}`, t.active ? 'Deactivate' : 'Activate', t.active, t.name)}</li>`,
-    )
-    .join('');
-  return `<form method="get" action="/console/billing"><label for="month">Month</label><input type="month" id="month" name="month" value="${e(month)}"> <button type="submit">Show month</button></form>
-<dl class="facts"><dt>Month</dt><dd>${e(report.month)}</dd><dt>Overage spend</dt><dd id="spend">${money(report.spendCents, report.currency ?? 'USD')}</dd><dt>Monthly overage cap</dt><dd id="cap">${money(report.capCents, report.currency ?? 'USD')}</dd><dt>Screenings</dt><dd>${report.screenings.length}</dd></dl>
+    ? dataTable({ columns, rows })
+    : html`<p>No screenings this month — recruiters invite candidates from the Screening page.</p>`;
+  const templateRows = templates.map(
+    (t) =>
+      html`<li>${t.name} — ${money(t.priceCents, t.currency)}${!t.active && ' (inactive)'} ${buttonForm(session, `/console/billing/templates/${t.id}/${t.active ? 'deactivate' : 'activate'}`, t.active ? 'Deactivate' : 'Activate', t.active, t.name)}</li>`,
+  );
+  return html`<form method="get" action="/console/billing"><label for="month">Month</label><input type="month" id="month" name="month" value="${month}"> <button type="submit">Show month</button></form>
+<dl class="facts"><dt>Month</dt><dd>${report.month}</dd><dt>Overage spend</dt><dd id="spend">${money(report.spendCents, report.currency ?? 'USD')}</dd><dt>Monthly overage cap</dt><dd id="cap">${money(report.capCents, report.currency ?? 'USD')}</dd><dt>Screenings</dt><dd>${report.screenings.length}</dd></dl>
 <h2>Screenings</h2>${list}
 <h2>Overage cap</h2><form method="post" action="/console/billing/cap">${csrfField(session)}
 <label for="cap-input">Monthly overage cap</label><input type="text" inputmode="decimal" id="cap-input" name="cap" required value="${(report.capCents / 100).toFixed(2)}" aria-describedby="cap-hint">
 <p class="hint" id="cap-hint">In the account's currency, for example 750.00. Screenings that would pass it are refused.</p>
 <div class="actions"><button type="submit">Save cap</button></div></form>
-<h2>Screening templates</h2>${templateRows ? `<ul>${templateRows}</ul>` : '<p>No templates yet — create one below so recruiters can invite candidates.</p>'}
+<h2>Screening templates</h2>${templateRows.length > 0 ? html`<ul>${templateRows}</ul>` : html`<p>No templates yet — create one below so recruiters can invite candidates.</p>`}
 <form method="post" action="/console/billing/templates">${csrfField(session)}
 <label for="tpl-name">Template name</label><input type="text" id="tpl-name" name="name" required maxlength="200">
 <label for="tpl-price">Price per screening</label><input type="text" inputmode="decimal" id="tpl-price" name="price" required>
-<label for="tpl-currency">Currency</label><select id="tpl-currency" name="currency">${CURRENCIES.map((c) => `<option>${c}</option>`).join('')}</select>
+<label for="tpl-currency">Currency</label><select id="tpl-currency" name="currency">${CURRENCIES.map((c) => html`<option>${c}</option>`)}</select>
 <div class="actions"><button type="submit">Create template</button></div></form>`;
 }

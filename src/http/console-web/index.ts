@@ -1,7 +1,8 @@
 import type { Services } from '../../deps.ts';
-import { AppError } from '../../domain/errors.ts';
+import { AppError, errorForStatus, internal } from '../../domain/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
+import { acceptForms, FORM_LIMITS } from '../pages/form-body.ts';
 import type { App } from '../types.ts';
 import { registerActivityPage } from './activity-page.ts';
 import { registerApplicationsPage } from './applications-page.ts';
@@ -31,21 +32,16 @@ export function registerConsoleWeb(
 ): void {
   const deps: WebDeps = { services, ...options };
   app.register(async (web) => {
-    web.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 262_144 },
-      (_request, body, done) => done(null, new URLSearchParams(String(body))),
-    );
+    acceptForms(web, FORM_LIMITS.console);
     web.setErrorHandler((error, request, reply) => {
-      if (error instanceof AppError && error.status < 500) {
-        return consoleError(reply, null, error.status, error.message);
-      }
+      if (error instanceof AppError && error.status < 500) return consoleError(reply, null, error);
       const status = (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
-        return consoleError(reply, null, status, 'The request could not be read. Go back and try again.');
+        const unread = errorForStatus(status, 'The request could not be read. Go back and try again.');
+        return consoleError(reply, null, unread);
       }
       request.log.error({ err: error }, 'console page failed');
-      return consoleError(reply, null, 500, 'Something went wrong on our side. Try again in a moment.');
+      return consoleError(reply, null, internal('Something went wrong on our side. Try again in a moment.'));
     });
     web.addHook('onRoute', requireRight);
     const app = web as unknown as App;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PASSWORD_MIN } from '../../contract/console-users.ts';
 import { AppError } from '../../domain/errors.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { homeOf, renderPublic } from './layout.ts';
 import {
@@ -14,16 +14,15 @@ import {
 } from './web.ts';
 
 const Params = Type.Object({ token: Type.String() });
-const GONE =
-  '<p>This invitation link was used already or has expired. Ask an admin of the account to invite you again.</p>';
+const GONE = html`<p>This invitation link was used already or has expired. Ask an admin of the account to invite you again.</p>`;
 
 /** The page an invitation link opens: the person sets a password and is signed in. */
 export function registerInvitation(app: App, deps: WebDeps): void {
   const { consoleUsers } = deps.services;
 
-  function form(token: string, csrf: string, email: string, error: string | null) {
-    return `<p>You are joining as <strong>${e(email)}</strong>. Choose a password of at least ${PASSWORD_MIN} characters.</p>${error ? `<p class="alert" role="alert">${e(error)}</p>` : ''}
-<form method="post" action="/console/invite/${e(token)}"><input type="hidden" name="csrf" value="${e(csrf)}">
+  function form(token: string, csrf: string, email: string, error: string | null): SafeHtml {
+    return html`<p>You are joining as <strong>${email}</strong>. Choose a password of at least ${PASSWORD_MIN} characters.</p>${error && html`<p class="alert" role="alert">${error}</p>`}
+<form method="post" action="/console/invite/${token}"><input type="hidden" name="csrf" value="${csrf}">
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required aria-describedby="password-hint">
 <p class="hint" id="password-hint">At least ${PASSWORD_MIN} characters.</p>
 <div class="actions"><button type="submit">Set password and sign in</button></div></form>`;

@@ -5,7 +5,7 @@ import type AddFormats from 'ajv-formats';
 import { CATEGORIES, EMPLOYMENT_TYPES, JobCreate, JobEdit, REMOTE_POLICIES } from '../../contract/job.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { badRequest } from '../../domain/errors.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import { csrfField } from './layout.ts';
 import type { Form } from './web.ts';
 
@@ -95,12 +95,14 @@ export function editBody(form: Form, shown: Words, maxMatches: number | null): J
 }
 
 const options = (values: readonly string[], current: unknown, blank: string | null) =>
-  `${blank === null ? '' : `<option value="">${e(blank)}</option>`}${values
-    .map(
-      (value) =>
-        `<option value="${e(value)}"${value === current ? ' selected' : ''}>${e(value.replaceAll('_', ' '))}</option>`,
-    )
-    .join('')}`;
+  html`${blank !== null && html`<option value="">${blank}</option>`}${values.map(
+    (value) =>
+      html`<option value="${value}"${value === current && html` selected`}>${value.replaceAll('_', ' ')}</option>`,
+  )}`;
+
+/** A form value as the form shows it: a string, or nothing. */
+const shown = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
 /** The job form: the words a recruiter writes, and the match cap. */
 export function jobForm(
@@ -109,18 +111,18 @@ export function jobForm(
   words: Words,
   maxMatches: number | null,
   submit: string,
-): string {
+): SafeHtml {
   const location = (words.location as Record<string, unknown> | undefined) ?? {};
-  return `<form method="post" action="${e(target)}">${csrfField(session)}
-<label for="title">Title</label><input type="text" id="title" name="title" required maxlength="200" value="${e(words.title ?? '')}">
+  return html`<form method="post" action="${target}">${csrfField(session)}
+<label for="title">Title</label><input type="text" id="title" name="title" required maxlength="200" value="${shown(words.title)}">
 <label for="category">Category</label><select id="category" name="category">${options(CATEGORIES, words.category, 'Choose a category')}</select>
-<label for="description">Description</label><textarea id="description" name="description" rows="8" aria-describedby="description-hint">${e(words.description ?? '')}</textarea>
+<label for="description">Description</label><textarea id="description" name="description" rows="8" aria-describedby="description-hint">${shown(words.description)}</textarea>
 <p class="hint" id="description-hint">Plain text or simple HTML (paragraphs, lists, links).</p>
 <label for="employmentType">Employment type</label><select id="employmentType" name="employmentType">${options(EMPLOYMENT_TYPES, words.employmentType, 'Not said')}</select>
-<label for="city">City</label><input type="text" id="city" name="city" maxlength="200" value="${e(location.city ?? '')}">
-<label for="country">Country</label><input type="text" id="country" name="country" maxlength="200" value="${e(location.country ?? '')}">
+<label for="city">City</label><input type="text" id="city" name="city" maxlength="200" value="${shown(location.city)}">
+<label for="country">Country</label><input type="text" id="country" name="country" maxlength="200" value="${shown(location.country)}">
 <label for="remotePolicy">Where the work is done</label><select id="remotePolicy" name="remotePolicy">${options(REMOTE_POLICIES, location.remotePolicy, 'Not said')}</select>
 <label for="maxMatches">Most matches</label><input type="number" id="maxMatches" name="maxMatches" min="1" max="1000000" value="${maxMatches ?? ''}" aria-describedby="matches-hint">
 <p class="hint" id="matches-hint">Stop suggesting candidates once this many matches exist; empty for no cap.</p>
-<div class="actions"><button type="submit">${e(submit)}</button></div></form>`;
+<div class="actions"><button type="submit">${submit}</button></div></form>`;
 }

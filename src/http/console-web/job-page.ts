@@ -2,10 +2,10 @@ import { WORD_FIELDS } from '../../contract/job.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { ConsoleJob } from '../../domain/jobs/job-service.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml, safeUrl } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { editBody, jobForm } from './job-form.ts';
-import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
+import { buttonForm, csrfField, dataTable, renderConsole, when } from './layout.ts';
 import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 type Words = Record<string, unknown>;
@@ -24,26 +24,27 @@ const show = (value: unknown): string =>
       ? value
       : JSON.stringify(value);
 
-function difference(job: ConsoleJob): string {
-  if (job.stagedRevision === null) return '';
+function difference(job: ConsoleJob): SafeHtml | null {
+  if (job.stagedRevision === null) return null;
   const live = liveWords(job);
-  const rows = WORD_FIELDS.filter((field) => show(job.stagedRevision![field]) !== show(live[field]))
-    .map(
-      (field) =>
-        `<tr><th scope="row">${e(field)}</th><td><del>${e(show(live[field]))}</del></td><td><ins>${e(show(job.stagedRevision![field]))}</ins></td></tr>`,
-    )
-    .join('');
-  return `<section class="card diff" aria-labelledby="staged-h"><h2 id="staged-h">Staged edits, not live yet</h2>
+  const rows = WORD_FIELDS.filter((field) => show(job.stagedRevision![field]) !== show(live[field])).map(
+    (field) => [
+      { th: field },
+      html`<del>${show(live[field])}</del>`,
+      html`<ins>${show(job.stagedRevision![field])}</ins>`,
+    ],
+  );
+  return html`<section class="card diff" aria-labelledby="staged-h"><h2 id="staged-h">Staged edits, not live yet</h2>
 <p>Candidates still see the live words. Promote the staged words to make them live.</p>
-<div class="scroll"><table><thead><tr><th scope="col">Field</th><th scope="col">Live</th><th scope="col">Staged</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
+${dataTable({ columns: ['Field', 'Live', 'Staged'], rows })}</section>`;
 }
 
-function actions(session: ConsoleSession, job: ConsoleJob): string {
+function actions(session: ConsoleSession, job: ConsoleJob): SafeHtml {
   const base = `/console/jobs/${job.id}`;
-  const out: string[] = [];
+  const out: SafeHtml[] = [];
   if (job.status !== 'published') {
     out.push(
-      `<form method="post" action="${base}/publish">${csrfField(session)}<label for="expiry">Expiry</label><select id="expiry" name="expiryDays"><option value="">Keep the current expiry</option><option value="30">30 days</option><option value="60">60 days</option><option value="90">90 days</option><option value="none">No expiry</option></select> <button type="submit">Publish</button></form>`,
+      html`<form method="post" action="${base}/publish">${csrfField(session)}<label for="expiry">Expiry</label><select id="expiry" name="expiryDays"><option value="">Keep the current expiry</option><option value="30">30 days</option><option value="60">60 days</option><option value="90">90 days</option><option value="none">No expiry</option></select> <button type="submit">Publish</button></form>`,
     );
   }
   if (job.pendingRevision) out.push(buttonForm(session, `${base}/promote`, 'Promote staged words'));
@@ -57,7 +58,7 @@ function actions(session: ConsoleSession, job: ConsoleJob): string {
     );
     out.push(buttonForm(session, `${base}/close`, 'Close job', true));
   }
-  return `<div class="actions">${out.join('')}</div>`;
+  return html`<div class="actions">${out}</div>`;
 }
 
 /** One job (recruiters and admins): its state, staged/live difference, edit, publish, promote, close, manage. */
@@ -87,10 +88,18 @@ const back = (request: { params: unknown }) => `/console/jobs/${idOf(request)}`;
 function jobPage(app: App, deps: WebDeps): void {
   getPage(app, deps, '/console/jobs/:jobId', 'jobs', async ({ request, reply, session, flash }) => {
     const job = await find(deps, session.accountId, idOf(request));
-    const facts = `<dl class="facts"><dt>Status</dt><dd id="job-status">${e(job.status)}</dd><dt>Managed</dt><dd>${job.managed ? 'Yes' : 'No'}</dd><dt>Expires</dt><dd>${when(job.expiresAt)}</dd><dt>Job page</dt><dd>${job.url ? `<a href="${e(job.url)}">${e(job.url)}</a>` : 'Not published'}</dd><dt>Most matches</dt><dd>${job.maxMatches ?? 'No cap'}</dd></dl>
-<p><a href="/console/jobs/${e(job.id)}/applications">Applications</a> · <a href="/console/jobs/${e(job.id)}/matches">Matches</a></p>`;
+    const page = job.url ? html`<a href="${safeUrl(job.url)}">${job.url}</a>` : 'Not published';
+    const facts = html`<dl class="facts"><dt>Status</dt><dd id="job-status">${job.status}</dd><dt>Managed</dt><dd>${job.managed ? 'Yes' : 'No'}</dd><dt>Expires</dt><dd>${when(job.expiresAt)}</dd><dt>Job page</dt><dd>${page}</dd><dt>Most matches</dt><dd>${job.maxMatches ?? 'No cap'}</dd></dl>
+<p><a href="/console/jobs/${job.id}/applications">Applications</a> · <a href="/console/jobs/${job.id}/matches">Matches</a></p>`;
     const editing = job.status === 'draft' ? 'Edit draft' : 'Edit (staged until promoted)';
-    const body = `${facts}${actions(session, job)}${difference(job)}<h2>${e(editing)}</h2>${jobForm(session, `/console/jobs/${job.id}`, job.stagedRevision ?? liveWords(job), job.maxMatches, 'Save changes')}`;
+    const form = jobForm(
+      session,
+      `/console/jobs/${job.id}`,
+      job.stagedRevision ?? liveWords(job),
+      job.maxMatches,
+      'Save changes',
+    );
+    const body = html`${facts}${actions(session, job)}${difference(job)}<h2>${editing}</h2>${form}`;
     return renderConsole(reply, session, { title: job.title || 'Job', active: 'jobs', flash, body });
   });
 }

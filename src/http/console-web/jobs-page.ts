@@ -1,7 +1,7 @@
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { createBody, jobForm } from './job-form.ts';
-import { renderConsole, when } from './layout.ts';
+import { dataTable, renderConsole, when } from './layout.ts';
 import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 /** Jobs (recruiters and admins): every job, drafts included; create one. */
@@ -12,14 +12,18 @@ export function registerJobsPage(app: App, deps: WebDeps): void {
     const list = await jobs.listForConsole(session.accountId);
     const rows = list
       .reverse()
-      .map(
-        (job) =>
-          `<tr><td><a href="/console/jobs/${e(job.id)}">${e(job.title)}</a></td><td>${e(job.status)}</td><td>${job.managed ? 'Managed' : '—'}</td><td>${job.pendingRevision ? 'Staged edits waiting' : '—'}</td><td>${when(job.expiresAt)}</td><td><a href="/console/jobs/${e(job.id)}/applications">Applications<span class="hp"> of ${e(job.title)}</span></a></td></tr>`,
-      )
-      .join('');
+      .map((job) => [
+        html`<a href="/console/jobs/${job.id}">${job.title}</a>`,
+        job.status,
+        job.managed ? 'Managed' : '—',
+        job.pendingRevision ? 'Staged edits waiting' : '—',
+        when(job.expiresAt),
+        html`<a href="/console/jobs/${job.id}/applications">Applications<span class="hp"> of ${job.title}</span></a>`,
+      ]);
+    const columns = ['Title', 'Status', 'Managed', 'Pending revision', 'Expires', 'Applications'];
     const body = list.length
-      ? `<p><a class="button" href="/console/jobs/new">Create a job</a></p><div class="scroll"><table><thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Managed</th><th scope="col">Pending revision</th><th scope="col">Expires</th><th scope="col">Applications</th></tr></thead><tbody>${rows}</tbody></table></div>`
-      : '<p>No jobs yet — <a href="/console/jobs/new">Create a job</a>.</p>';
+      ? html`<p><a class="button" href="/console/jobs/new">Create a job</a></p>${dataTable({ columns, rows })}`
+      : html`<p>No jobs yet — <a href="/console/jobs/new">Create a job</a>.</p>`;
     return renderConsole(reply, session, { title: 'Jobs', active: 'jobs', flash, body });
   });
 
@@ -28,7 +32,7 @@ export function registerJobsPage(app: App, deps: WebDeps): void {
       title: 'Create a job',
       active: 'jobs',
       flash,
-      body: `<p>A new job is a draft until you publish it.</p>${jobForm(session, '/console/jobs', {}, null, 'Create job')}`,
+      body: html`<p>A new job is a draft until you publish it.</p>${jobForm(session, '/console/jobs', {}, null, 'Create job')}`,
     }),
   );
 

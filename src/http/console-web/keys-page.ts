@@ -2,9 +2,9 @@ import type { ApiKey } from '../../contract/console.ts';
 import { SCOPES } from '../../contract/vocabulary.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { badRequest } from '../../domain/errors.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
-import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
+import { buttonForm, csrfField, dataTable, renderConsole, when } from './layout.ts';
 import { actorOf, type Flash, getPage, postAction, type WebDeps } from './web.ts';
 
 function keysBody(
@@ -12,28 +12,31 @@ function keysBody(
   keys: ApiKey[],
   dpaAccepted: boolean,
   minted: { key: ApiKey; secret: string } | null,
-) {
-  const secret = minted
-    ? `<section class="card" aria-labelledby="secret-h"><h2 id="secret-h">Your new key</h2><p>Copy the secret now: it is shown only this once.</p><p class="secret" id="new-secret">${e(minted.secret)}</p></section>`
-    : '';
+): SafeHtml {
+  const secret =
+    minted &&
+    html`<section class="card" aria-labelledby="secret-h"><h2 id="secret-h">Your new key</h2><p>Copy the secret now: it is shown only this once.</p><p class="secret" id="new-secret">${minted.secret}</p></section>`;
   const checks = SCOPES.map(
     (scope) =>
-      `<label class="check"><input type="checkbox" name="scopes" value="${e(scope)}"> ${e(scope)}${scope === 'applications:write' && !dpaAccepted ? ' <span class="muted">(needs the addendum accepted in Settings)</span>' : ''}</label>`,
-  ).join('');
-  const rows = keys
-    .map(
-      (key) =>
-        `<tr><td>${e(key.name ?? '—')}</td><td>${e(key.scopes.join(', '))}</td><td>${when(key.createdAt)}</td><td>${when(key.lastUsedAt)}</td><td>${
-          key.revokedAt
-            ? `Revoked ${when(key.revokedAt)}`
-            : buttonForm(session, `/console/keys/${key.id}/revoke`, `Revoke ${key.name ?? key.id}`, true)
-        }</td></tr>`,
-    )
-    .join('');
+      html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"> ${scope}${scope === 'applications:write' && !dpaAccepted && html` <span class="muted">(needs the addendum accepted in Settings)</span>`}</label>`,
+  );
+  const rows = keys.map((key) => [
+    key.name ?? '—',
+    key.scopes.join(', '),
+    when(key.createdAt),
+    when(key.lastUsedAt),
+    key.revokedAt
+      ? html`Revoked ${when(key.revokedAt)}`
+      : buttonForm(session, `/console/keys/${key.id}/revoke`, `Revoke ${key.name ?? key.id}`, true),
+  ]);
   const table = keys.length
-    ? `<div class="scroll"><table><caption class="muted">Keys of the account; a secret is never shown again.</caption><thead><tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead><tbody>${rows}</tbody></table></div>`
-    : '<p>No API keys yet — mint one below to connect your site.</p>';
-  return `${secret}<h2>Keys</h2>${table}
+    ? dataTable({
+        caption: html`<caption class="muted">Keys of the account; a secret is never shown again.</caption>`,
+        columns: ['Name', 'Scopes', 'Created', 'Last used', 'State'],
+        rows,
+      })
+    : html`<p>No API keys yet — mint one below to connect your site.</p>`;
+  return html`${secret}<h2>Keys</h2>${table}
 <h2>Mint a key</h2><form method="post" action="/console/keys">${csrfField(session)}
 <label for="key-name">Name</label><input type="text" id="key-name" name="name" maxlength="200" placeholder="Careers site">
 <fieldset><legend>Scopes</legend>${checks}</fieldset>

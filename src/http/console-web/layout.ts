@@ -1,10 +1,12 @@
 import type { FastifyReply } from 'fastify';
 import { can, type Right, ROLE_LABELS } from '../../domain/console-users/rights.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import type { AppError } from '../../domain/errors.ts';
+import { type HtmlValue, html, type SafeHtml } from '../../lib/html.ts';
+import { type ErrorWords, type PageFrame, sendErrorPage } from '../pages/error-page.ts';
 import { sendPage } from '../pages/page-shell.ts';
 
-const STYLE = `<style>main{max-width:72rem}header.console{max-width:72rem;margin:0 auto;padding:1rem 1rem 0;overflow-wrap:anywhere}
+const STYLE = html`<style>main{max-width:72rem}header.console{max-width:72rem;margin:0 auto;padding:1rem 1rem 0;overflow-wrap:anywhere}
 header.console+main{padding-top:.5rem}.bar{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:0 1rem;border-bottom:1px solid #ddd;padding-bottom:.5rem}.bar p{margin:.25rem 0}
 .skip{position:absolute;left:-10000px;top:.5rem}.skip:focus{left:.5rem;z-index:1;background:#fff;padding:.5rem .75rem;border-radius:6px}
 nav.console ul{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.25rem .5rem}nav.console a{display:inline-block;padding:.35rem .6rem;border-radius:6px;color:#1b1b1f}
@@ -20,24 +22,34 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.f
 @media (max-width:40rem){table.stack thead{position:absolute;left:-10000px}table.stack tr{display:block;border-bottom:2px solid #ddd;padding:.4rem 0}
 table.stack td,table.stack tbody th{display:block;border:0;padding:.15rem .5rem}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}</style>`;
 
+/** A table cell: data (a td), or the row's own heading (`{ th }`), or a td with a class. */
+export type Cell = HtmlValue | { th: HtmlValue } | { td: HtmlValue; class: string };
+
+function cell(value: Cell, label: string): SafeHtml {
+  if (value !== null && typeof value === 'object' && 'th' in value)
+    return html`<th scope="row">${value.th}</th>`;
+  if (value !== null && typeof value === 'object' && 'td' in value)
+    return html`<td class="${value.class}" data-label="${label}">${value.td}</td>`;
+  return html`<td data-label="${label}">${value as HtmlValue}</td>`;
+}
+
 /**
- * Tables read as cards at phone width: each cell is labelled with its column's heading (a CSS
- * ::before from data-label), so nothing scrolls sideways. The tables are this module's own HTML.
+ * A table that reads as cards at phone width: each data cell is labelled with its column's
+ * heading (a CSS ::before from data-label), so nothing scrolls sideways. `scroll` wraps it in a
+ * box that scrolls sideways on its own when the cards are off (wide screens).
  */
-function stackTables(html: string): string {
-  return html.replace(/<table>([\s\S]*?)<\/table>/g, (_table, inner: string) => {
-    const head = /<thead>([\s\S]*?)<\/thead>/.exec(inner)?.[1] ?? '';
-    const labels = [...head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
-    const body = inner.replace(/<tr>([\s\S]*?)<\/tr>/g, (row, cells: string) => {
-      if (cells.includes('scope="col"')) return row;
-      let index = 0;
-      return `<tr>${cells.replace(/<(td|th)( [^>]*)?>/g, (cell, tag: string, attrs = '') => {
-        const label = labels[index++] ?? '';
-        return tag === 'td' && label ? `<td${attrs} data-label="${label}">` : cell;
-      })}</tr>`;
-    });
-    return `<table class="stack">${body}</table>`;
-  });
+export function dataTable(table: {
+  columns: readonly string[];
+  rows: readonly (readonly Cell[])[];
+  caption?: SafeHtml;
+  scroll?: boolean;
+}): SafeHtml {
+  const head = table.columns.map((column) => html`<th scope="col">${column}</th>`);
+  const rows = table.rows.map(
+    (row) => html`<tr>${row.map((value, index) => cell(value, table.columns[index] ?? ''))}</tr>`,
+  );
+  const element = html`<table class="stack">${table.caption}<thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+  return table.scroll === false ? element : html`<div class="scroll">${element}</div>`;
 }
 
 const NAV: { href: string; label: string; right: Right; key: string }[] = [
@@ -56,8 +68,8 @@ export function homeOf(session: ConsoleSession): string {
   return NAV.find((item) => can(session.role, item.right))?.href ?? '/console/login';
 }
 
-export function csrfField(session: ConsoleSession): string {
-  return `<input type="hidden" name="csrf" value="${e(session.csrf)}">`;
+export function csrfField(session: ConsoleSession): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${session.csrf}">`;
 }
 
 /** A one-button form posting to `path` (with the session's CSRF token). */
@@ -68,9 +80,9 @@ export function buttonForm(
   danger = false,
   /** Read by screen readers after the label (which item the button acts on), not shown. */
   hiddenSuffix = '',
-): string {
-  const suffix = hiddenSuffix ? `<span class="hp"> ${e(hiddenSuffix)}</span>` : '';
-  return `<form class="inline" method="post" action="${e(path)}">${csrfField(session)}<button type="submit"${danger ? ' class="danger"' : ''}>${e(label)}${suffix}</button></form>`;
+): SafeHtml {
+  const suffix = hiddenSuffix && html`<span class="hp"> ${hiddenSuffix}</span>`;
+  return html`<form class="inline" method="post" action="${path}">${csrfField(session)}<button type="submit"${danger && html` class="danger"`}>${label}${suffix}</button></form>`;
 }
 
 export function renderConsole(
@@ -79,56 +91,69 @@ export function renderConsole(
   page: {
     title: string;
     active?: string;
-    body: string;
+    body: SafeHtml;
     flash?: { kind: string; text: string } | null;
     status?: number;
   },
 ): FastifyReply {
-  const nav = NAV.filter((item) => can(session.role, item.right))
-    .map(
-      (item) =>
-        `<li><a href="${item.href}"${item.key === page.active ? ' aria-current="page"' : ''}>${e(item.label)}</a></li>`,
-    )
-    .join('');
-  const flash = page.flash
-    ? `<div class="flash ${page.flash.kind === 'ok' ? 'ok' : 'error'}" role="${page.flash.kind === 'ok' ? 'status' : 'alert'}">${e(page.flash.text)}</div>`
-    : '';
+  const nav = NAV.filter((item) => can(session.role, item.right)).map(
+    (item) =>
+      html`<li><a href="${item.href}"${item.key === page.active && html` aria-current="page"`}>${item.label}</a></li>`,
+  );
+  const ok = page.flash?.kind === 'ok';
+  const flash =
+    page.flash &&
+    html`<div class="flash ${ok ? 'ok' : 'error'}" role="${ok ? 'status' : 'alert'}">${page.flash.text}</div>`;
   // The banner and the navigation sit before <main>, so that a screen reader's landmarks are the
   // page's own; the skip link (shown when focused) is the first stop of the keyboard.
-  const header = `<a class="skip" href="#main">Skip to content</a><header class="console"><div class="bar"><p><strong>Careers console</strong></p><p class="muted">${e(session.email)} · ${e(ROLE_LABELS[session.role])}</p>${buttonForm(session, '/console/logout', 'Sign out')}</div><nav class="console" aria-label="Console"><ul>${nav}</ul></nav></header>`;
+  const header = html`<a class="skip" href="#main">Skip to content</a><header class="console"><div class="bar"><p><strong>Careers console</strong></p><p class="muted">${session.email} · ${ROLE_LABELS[session.role]}</p>${buttonForm(session, '/console/logout', 'Sign out')}</div><nav class="console" aria-label="Console"><ul>${nav}</ul></nav></header>`;
   return sendPage(
     reply,
     page.status ?? 200,
     'en',
     `${page.title} · Careers console`,
-    `${flash}<h1>${e(page.title)}</h1>${stackTables(page.body)}`,
+    html`${flash}<h1>${page.title}</h1>${page.body}`,
     { head: STYLE, before: header },
   );
 }
 
 /** A page for a signed-out visitor (sign-in, invitation). */
-export function renderPublic(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
-  return sendPage(reply, status, 'en', `${title} · Careers console`, `<h1>${e(title)}</h1>${body}`, {
+export function renderPublic(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: SafeHtml,
+): FastifyReply {
+  return sendPage(reply, status, 'en', `${title} · Careers console`, html`<h1>${title}</h1>${body}`, {
     head: STYLE,
   });
 }
 
+/** The console's error pages: a title for the status, the message as the domain wrote it. */
+const CONSOLE_ERROR_WORDS: ErrorWords = (error) => ({
+  title: error.status === 403 ? 'Not allowed' : error.status === 404 ? 'Not found' : 'Something went wrong',
+  message: error.message,
+});
+
+/** An AppError as a console page: in the console's layout when signed in, else the public one. */
 export function consoleError(
   reply: FastifyReply,
   session: ConsoleSession | null,
-  status: number,
-  message: string,
+  error: AppError,
 ): FastifyReply {
-  const title = status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something went wrong';
-  const body = `<p class="alert" role="alert">${e(message)}</p><p><a href="/console">Back to the console</a></p>`;
-  return session === null
-    ? renderPublic(reply, status, title, body)
-    : renderConsole(reply, session, { title, body, status });
+  const frame: PageFrame =
+    session === null
+      ? renderPublic
+      : (to, code, title, body) => renderConsole(to, session, { title, body, status: code });
+  return sendErrorPage(reply, error, frame, CONSOLE_ERROR_WORDS, {
+    alert: true,
+    back: { href: '/console', label: 'Back to the console' },
+  });
 }
 
-export function when(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+export function when(iso: string | null | undefined): SafeHtml {
+  if (!iso) return html`—`;
+  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
 export function money(cents: number | null, currency: string | null): string {

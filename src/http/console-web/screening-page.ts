@@ -1,8 +1,8 @@
 import { SCREENING_MESSAGE_MAX } from '../../contract/screening.ts';
 import { badRequest } from '../../domain/errors.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html } from '../../lib/html.ts';
 import type { App } from '../types.ts';
-import { csrfField, money, renderConsole, when } from './layout.ts';
+import { csrfField, dataTable, money, renderConsole, when } from './layout.ts';
 import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 /** Screening (recruiters and admins): invite one of a managed role's candidates; this month's screenings. */
@@ -25,30 +25,37 @@ function screeningPage(app: App, deps: WebDeps): void {
     ]);
     const managed = list.filter((job) => job.managed);
     const active = templates.filter((t) => t.active);
+    const jobOptions = managed.map(
+      (j) => html`<option value="${j.id}"${j.id === wantJob && html` selected`}>${j.title}</option>`,
+    );
+    const templateOptions = active.map(
+      (t) => html`<option value="${t.id}">${t.name} — ${money(t.priceCents, t.currency)}</option>`,
+    );
     const form =
       managed.length === 0 || active.length === 0
-        ? `<p>${managed.length === 0 ? 'No managed ads yet — manage a published job on its page first.' : 'No active screening templates yet — a billing admin creates them on the Billing page.'}</p>`
-        : `<form method="post" action="/console/screening">${csrfField(session)}
-<label for="job">Job</label><select id="job" name="jobId">${managed.map((j) => `<option value="${e(j.id)}"${j.id === wantJob ? ' selected' : ''}>${e(j.title)}</option>`).join('')}</select>
-<label for="candidate">Application or candidate id</label><input type="text" id="candidate" name="candidateId" required maxlength="64" value="${e(wantCandidate)}" aria-describedby="candidate-hint">
+        ? html`<p>${managed.length === 0 ? 'No managed ads yet — manage a published job on its page first.' : 'No active screening templates yet — a billing admin creates them on the Billing page.'}</p>`
+        : html`<form method="post" action="/console/screening">${csrfField(session)}
+<label for="job">Job</label><select id="job" name="jobId">${jobOptions}</select>
+<label for="candidate">Application or candidate id</label><input type="text" id="candidate" name="candidateId" required maxlength="64" value="${wantCandidate}" aria-describedby="candidate-hint">
 <p class="hint" id="candidate-hint">The id shown with the application (app_…) or the imported candidate (cand_…).</p>
-<label for="template">Template</label><select id="template" name="templateId">${active.map((t) => `<option value="${e(t.id)}">${e(t.name)} — ${money(t.priceCents, t.currency)}</option>`).join('')}</select>
+<label for="template">Template</label><select id="template" name="templateId">${templateOptions}</select>
 <label for="message">Message to the candidate</label><textarea id="message" name="message" rows="3" maxlength="${SCREENING_MESSAGE_MAX}"></textarea>
 <div class="actions"><button type="submit">Invite to screening</button></div></form>`;
-    const rows = report.screenings
-      .map(
-        (s) =>
-          `<tr><td>${e(s.candidateId)}</td><td>${e(s.jobId)}</td><td>${e(s.status)}</td><td>${e(s.billing)}</td><td>${money(s.priceCents, s.currency)}</td><td>${when(s.completeBy)}</td></tr>`,
-      )
-      .join('');
-    const table = rows
-      ? `<div class="scroll"><table><thead><tr><th scope="col">Candidate</th><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Billing</th><th scope="col">Price</th><th scope="col">Complete by</th></tr></thead><tbody>${rows}</tbody></table></div>`
-      : '<p>No screenings this month yet.</p>';
+    const rows = report.screenings.map((s) => [
+      s.candidateId,
+      s.jobId,
+      s.status,
+      s.billing,
+      money(s.priceCents, s.currency),
+      when(s.completeBy),
+    ]);
+    const columns = ['Candidate', 'Job', 'Status', 'Billing', 'Price', 'Complete by'];
+    const table = rows.length > 0 ? dataTable({ columns, rows }) : html`<p>No screenings this month yet.</p>`;
     return renderConsole(reply, session, {
       title: 'Screening',
       active: 'screening',
       flash,
-      body: `<h2>Invite a candidate</h2>${form}<h2>Screenings this month</h2>${table}`,
+      body: html`<h2>Invite a candidate</h2>${form}<h2>Screenings this month</h2>${table}`,
     });
   });
 }

@@ -1,21 +1,21 @@
 import type { Account } from '../../contract/console.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { csrfField, renderConsole, when } from './layout.ts';
 import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
-function body(session: ConsoleSession, account: Account): string {
+function body(session: ConsoleSession, account: Account): SafeHtml {
   const addendum = account.dpaAcceptedAt
-    ? `<p>The data-processing addendum was accepted on ${when(account.dpaAcceptedAt)}.</p>`
-    : `<p>Until an admin accepts the data-processing addendum, no key can take applications (<code>applications:write</code>).</p>
+    ? html`<p>The data-processing addendum was accepted on ${when(account.dpaAcceptedAt)}.</p>`
+    : html`<p>Until an admin accepts the data-processing addendum, no key can take applications (<code>applications:write</code>).</p>
 <form method="post" action="/console/settings/addendum">${csrfField(session)}
-<label class="check"><input type="checkbox" name="agree" value="yes" required> I accept the data-processing addendum on behalf of ${e(account.companyName ?? account.name)}</label>
+<label class="check"><input type="checkbox" name="agree" value="yes" required> I accept the data-processing addendum on behalf of ${account.companyName ?? account.name}</label>
 <div class="actions"><button type="submit">Accept addendum</button></div></form>`;
-  return `<section class="card" aria-labelledby="address-h"><h2 id="address-h">Company address</h2>
-<p>Your job pages live at <code>/en/jobs/${e(account.companyAddress ?? 'your-address')}/…</code>. Changing it moves every published role; the old address redirects.</p>
+  return html`<section class="card" aria-labelledby="address-h"><h2 id="address-h">Company address</h2>
+<p>Your job pages live at <code>/en/jobs/${account.companyAddress ?? 'your-address'}/…</code>. Changing it moves every published role; the old address redirects.</p>
 <form method="post" action="/console/settings/address">${csrfField(session)}
-<label for="address">Company address</label><input type="text" id="address" name="companyAddress" required minlength="2" maxlength="60" value="${e(account.companyAddress ?? '')}" aria-describedby="address-hint">
+<label for="address">Company address</label><input type="text" id="address" name="companyAddress" required minlength="2" maxlength="60" value="${account.companyAddress}" aria-describedby="address-hint">
 <p class="hint" id="address-hint">2 to 60 characters: a–z, 0–9 and single hyphens.</p>
 <div class="actions"><button type="submit">Save address</button></div></form></section>
 <section class="card" aria-labelledby="dpa-h"><h2 id="dpa-h">Data-processing addendum</h2>${addendum}</section>`;

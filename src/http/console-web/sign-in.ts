@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { addressBucket } from '../../lib/client-address.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { homeOf, renderPublic } from './layout.ts';
 import {
@@ -34,10 +34,10 @@ export const SIGN_IN_LIMITS = {
 };
 const WRONG = 'The email or the password is not right.';
 
-function form(token: string, email: string, error: string | null): string {
-  return `${error ? `<p class="alert" role="alert">${e(error)}</p>` : ''}<form method="post" action="/console/login">
-<input type="hidden" name="csrf" value="${e(token)}">
-<label for="email">Email</label><input type="email" id="email" name="email" autocomplete="username" required value="${e(email)}">
+function form(token: string, email: string, error: string | null): SafeHtml {
+  return html`${error && html`<p class="alert" role="alert">${error}</p>`}<form method="post" action="/console/login">
+<input type="hidden" name="csrf" value="${token}">
+<label for="email">Email</label><input type="email" id="email" name="email" autocomplete="username" required value="${email}">
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
 <div class="actions"><button type="submit">Sign in</button></div></form>`;
 }

@@ -2,9 +2,9 @@ import { CONSOLE_ROLES, type ConsoleRole, type ConsoleUser } from '../../contrac
 import { ROLE_LABELS } from '../../domain/console-users/rights.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { badRequest } from '../../domain/errors.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
-import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
+import { buttonForm, csrfField, dataTable, renderConsole, when } from './layout.ts';
 import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}\.[^\s@]{1,63}$/;
@@ -18,26 +18,31 @@ function roleOf(value: string): ConsoleRole {
   return value as ConsoleRole;
 }
 
-function roleSelect(id: string, current: ConsoleRole | null): string {
-  return `<select id="${e(id)}" name="role">${CONSOLE_ROLES.map(
+function roleSelect(id: string, current: ConsoleRole | null): SafeHtml {
+  return html`<select id="${id}" name="role">${CONSOLE_ROLES.map(
     (role) =>
-      `<option value="${role}"${role === current ? ' selected' : ''}>${e(ROLE_LABELS[role])}</option>`,
-  ).join('')}</select>`;
+      html`<option value="${role}"${role === current && html` selected`}>${ROLE_LABELS[role]}</option>`,
+  )}</select>`;
 }
 
-function body(session: ConsoleSession, users: ConsoleUser[], inviteUrl: string | null): string {
-  const rows = users
-    .map((user) => {
-      const self = user.id === session.userId;
-      return `<tr><td>${e(user.email)}${self ? ' <span class="muted">(you)</span>' : ''}</td><td>${e(ROLE_LABELS[user.role])}</td><td>${user.active ? 'Active' : 'Invited'}</td><td>${when(user.createdAt)}</td><td>
-<form class="inline" method="post" action="/console/users/${e(user.id)}/role">${csrfField(session)}<label class="hp" for="role-${e(user.id)}">Role of ${e(user.email)}</label>${roleSelect(`role-${user.id}`, user.role)} <button type="submit">Change role<span class="hp"> of ${e(user.email)}</span></button></form>
-${buttonForm(session, `/console/users/${user.id}/remove`, 'Remove', true, user.email)}</td></tr>`;
-    })
-    .join('');
-  const link = inviteUrl
-    ? `<section class="card"><h2>Invitation link</h2><p>The invitation went out by mail. You can also pass this single-use link on (valid 7 days):</p><p class="secret">${e(inviteUrl)}</p></section>`
-    : '';
-  return `${link}<div class="scroll"><table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table></div>
+function body(session: ConsoleSession, users: ConsoleUser[], inviteUrl: string | null): SafeHtml {
+  const rows = users.map((user) => {
+    const self = user.id === session.userId;
+    return [
+      html`${user.email}${self && html` <span class="muted">(you)</span>`}`,
+      ROLE_LABELS[user.role],
+      user.active ? 'Active' : 'Invited',
+      when(user.createdAt),
+      html`
+<form class="inline" method="post" action="/console/users/${user.id}/role">${csrfField(session)}<label class="hp" for="role-${user.id}">Role of ${user.email}</label>${roleSelect(`role-${user.id}`, user.role)} <button type="submit">Change role<span class="hp"> of ${user.email}</span></button></form>
+${buttonForm(session, `/console/users/${user.id}/remove`, 'Remove', true, user.email)}`,
+    ];
+  });
+  const link =
+    inviteUrl &&
+    html`<section class="card"><h2>Invitation link</h2><p>The invitation went out by mail. You can also pass this single-use link on (valid 7 days):</p><p class="secret">${inviteUrl}</p></section>`;
+  const columns = ['Email', 'Role', 'State', 'Since', 'Actions'];
+  return html`${link}${dataTable({ columns, rows })}
 <h2>Invite a user</h2><form method="post" action="/console/users">${csrfField(session)}
 <label for="invite-email">Email</label><input type="email" id="invite-email" name="email" required maxlength="254">
 <label for="invite-role">Role</label>${roleSelect('invite-role', 'recruiter')}

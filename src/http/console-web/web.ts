@@ -4,10 +4,11 @@ import type { Services } from '../../deps.ts';
 import type { Actor } from '../../domain/console-users/audit-service.ts';
 import { can, type Right } from '../../domain/console-users/rights.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
-import { AppError } from '../../domain/errors.ts';
+import { AppError, forbidden } from '../../domain/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
+import { type Form, formOf } from '../pages/form-body.ts';
 import type { App } from '../types.ts';
 import { consoleError } from './layout.ts';
 
@@ -22,21 +23,9 @@ export interface WebDeps {
   secureCookies: boolean;
 }
 
-/** A form as posted: each field's last value, and every value of repeated fields. */
-export interface Form {
-  get(name: string): string;
-  all(name: string): string[];
-  has(name: string): boolean;
-}
-
-export function formOf(request: FastifyRequest): Form {
-  const params = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
-  return {
-    get: (name) => params.getAll(name).at(-1) ?? '',
-    all: (name) => params.getAll(name),
-    has: (name) => params.has(name),
-  };
-}
+// The console reads its forms as the hosted pages do (one parser, one shape).
+export type { Form };
+export { formOf };
 
 export function cookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie ?? '';
@@ -171,15 +160,14 @@ export function page(deps: WebDeps, handler: PageHandler) {
       return consoleError(
         reply,
         session,
-        403,
-        'Your role cannot open this page. Ask an admin of the account.',
+        forbidden('Your role cannot open this page. Ask an admin of the account.'),
       );
     }
     try {
       return await handler({ request, reply, session, flash: takeFlash(request, reply, deps) });
     } catch (error) {
       if (error instanceof AppError && (error.status === 403 || error.status === 404)) {
-        return consoleError(reply, session, error.status, error.message);
+        return consoleError(reply, session, error);
       }
       throw error;
     }
@@ -202,12 +190,15 @@ export function action(deps: WebDeps, back: (request: FastifyRequest) => string,
       return consoleError(
         reply,
         session,
-        403,
-        'This form has expired or did not come from the console. Reload the page and try again.',
+        forbidden('This form has expired or did not come from the console. Reload the page and try again.'),
       );
     }
     if (!allowed(request, session)) {
-      return consoleError(reply, session, 403, 'Your role cannot do this. Ask an admin of the account.');
+      return consoleError(
+        reply,
+        session,
+        forbidden('Your role cannot do this. Ask an admin of the account.'),
+      );
     }
     try {
       const outcome = await handler({ request, reply, session, form });
@@ -216,9 +207,7 @@ export function action(deps: WebDeps, back: (request: FastifyRequest) => string,
       return reply.redirect(outcome.to, 303);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      if (error.status === 403 || error.status === 404) {
-        return consoleError(reply, session, error.status, error.message);
-      }
+      if (error.status === 403 || error.status === 404) return consoleError(reply, session, error);
       setFlash(reply, deps, { kind: 'error', text: error.message });
       return reply.redirect(back(request), 303);
     }

@@ -1,60 +1,65 @@
 import { EVENT_TYPE_NAMES, type EventType, isEventType } from '../../contract/events.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { badRequest } from '../../domain/errors.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
-import { buttonForm, csrfField, renderConsole, when } from './layout.ts';
+import { buttonForm, csrfField, dataTable, renderConsole, when } from './layout.ts';
 import { actorOf, type Flash, getPage, postAction, type WebDeps } from './web.ts';
 
 type Webhooks = WebDeps['services']['webhooks'];
 type WebhookList = Awaited<ReturnType<Webhooks['list']>>['webhooks'];
 type Attempts = Awaited<ReturnType<Webhooks['deliveries']>>['deliveries'];
 
-function listBody(session: ConsoleSession, hooks: WebhookList, secret: string | null): string {
-  const shown = secret
-    ? `<section class="card" aria-labelledby="secret-h"><h2 id="secret-h">Signing secret</h2><p>Copy it now: it is shown only this once. Verify each delivery with a Standard Webhooks library.</p><p class="secret" id="new-secret">${e(secret)}</p></section>`
-    : '';
-  const rows = hooks
-    .map(
-      (hook) =>
-        `<tr><td><a href="/console/webhooks/${e(hook.id)}">${e(hook.url)}</a></td><td>${
-          hook.types.length === EVENT_TYPE_NAMES.length ? 'Every event' : e(hook.types.join(', '))
-        }</td><td>${when(hook.createdAt)}</td><td>${buttonForm(session, `/console/webhooks/${hook.id}/delete`, 'Delete', true, ` ${hook.url}`)}</td></tr>`,
-    )
-    .join('');
+function listBody(session: ConsoleSession, hooks: WebhookList, secret: string | null): SafeHtml {
+  const shown =
+    secret &&
+    html`<section class="card" aria-labelledby="secret-h"><h2 id="secret-h">Signing secret</h2><p>Copy it now: it is shown only this once. Verify each delivery with a Standard Webhooks library.</p><p class="secret" id="new-secret">${secret}</p></section>`;
+  const rows = hooks.map((hook) => [
+    html`<a href="/console/webhooks/${hook.id}">${hook.url}</a>`,
+    hook.types.length === EVENT_TYPE_NAMES.length ? 'Every event' : hook.types.join(', '),
+    when(hook.createdAt),
+    buttonForm(session, `/console/webhooks/${hook.id}/delete`, 'Delete', true, ` ${hook.url}`),
+  ]);
   const table = hooks.length
-    ? `<div class="scroll"><table><caption class="muted">Endpoints that receive the account's events.</caption><thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Created</th><th scope="col">Delete</th></tr></thead><tbody>${rows}</tbody></table></div>`
-    : '<p>No webhooks yet — add an endpoint below to be told of changes as they happen.</p>';
+    ? dataTable({
+        caption: html`<caption class="muted">Endpoints that receive the account's events.</caption>`,
+        columns: ['URL', 'Events', 'Created', 'Delete'],
+        rows,
+      })
+    : html`<p>No webhooks yet — add an endpoint below to be told of changes as they happen.</p>`;
   const checks = EVENT_TYPE_NAMES.map(
-    (type) =>
-      `<label class="check"><input type="checkbox" name="types" value="${e(type)}"> ${e(type)}</label>`,
-  ).join('');
-  return `${shown}<h2>Endpoints</h2>${table}
+    (type) => html`<label class="check"><input type="checkbox" name="types" value="${type}"> ${type}</label>`,
+  );
+  return html`${shown}<h2>Endpoints</h2>${table}
 <h2>Add a webhook</h2><form method="post" action="/console/webhooks">${csrfField(session)}
 <label for="hook-url">Endpoint URL (https)</label><input type="text" inputmode="url" autocomplete="url" id="hook-url" name="url" required maxlength="2048" placeholder="https://example.com/hooks/careers">
 <fieldset><legend>Events (none ticked: every event)</legend>${checks}</fieldset>
 <div class="actions"><button type="submit">Add webhook</button></div></form>`;
 }
 
-function logBody(session: ConsoleSession, hookId: string, url: string, attempts: Attempts): string {
-  const rows = attempts
-    .map(
-      (a) =>
-        `<tr><td>${when(a.at)}</td><td>${e(a.eventId)}</td><td>${a.attempt}</td><td>${
-          a.statusCode === null ? '—' : a.statusCode
-        }</td><td>${a.error === null ? 'Delivered' : e(a.error)}</td><td>${buttonForm(
-          session,
-          `/console/webhooks/${hookId}/deliveries/${a.id}/retry`,
-          'Retry',
-          false,
-          ` ${a.eventId}`,
-        )}</td></tr>`,
-    )
-    .join('');
+function logBody(session: ConsoleSession, hookId: string, url: string, attempts: Attempts): SafeHtml {
+  const rows = attempts.map((a) => [
+    when(a.at),
+    a.eventId,
+    a.attempt,
+    a.statusCode === null ? '—' : a.statusCode,
+    a.error === null ? 'Delivered' : a.error,
+    buttonForm(
+      session,
+      `/console/webhooks/${hookId}/deliveries/${a.id}/retry`,
+      'Retry',
+      false,
+      ` ${a.eventId}`,
+    ),
+  ]);
   const table = attempts.length
-    ? `<div class="scroll"><table><caption class="muted">Every attempt, newest first.</caption><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">Retry</th></tr></thead><tbody>${rows}</tbody></table></div>`
-    : '<p>Nothing delivered yet.</p>';
-  return `<p><a href="/console/webhooks">All webhooks</a></p><h2>Deliveries to ${e(url)}</h2>${table}`;
+    ? dataTable({
+        caption: html`<caption class="muted">Every attempt, newest first.</caption>`,
+        columns: ['When', 'Event', 'Attempt', 'Status', 'Outcome', 'Retry'],
+        rows,
+      })
+    : html`<p>Nothing delivered yet.</p>`;
+  return html`<p><a href="/console/webhooks">All webhooks</a></p><h2>Deliveries to ${url}</h2>${table}`;
 }
 
 /** Webhooks (admins, beside the API keys): add (the secret shown once), delete, the delivery log, retry. */

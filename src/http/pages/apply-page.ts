@@ -10,6 +10,7 @@ import { applyScriptAsset } from './apply/script-asset.ts';
 import { showApplyForm } from './apply/show-form.ts';
 import { submitApplyForm } from './apply/submit-form.ts';
 import { applyUploadSlot } from './apply/upload-slot.ts';
+import { acceptForms, FORM_LIMITS } from './form-body.ts';
 
 export { APPLY_POSTS_PER_MINUTE } from './apply/apply-context.ts';
 
@@ -38,19 +39,9 @@ export function registerApplyPages(
   app.register(async (plugin) => {
     const pages = plugin.withTypeProvider<TypeBoxTypeProvider>();
     await pages.register(multipart, {
-      limits: {
-        fileSize: services.cvLimits.maxBytes,
-        files: 1,
-        fields: 20,
-        fieldSize: 20_000,
-        parts: 30,
-      },
+      limits: { fileSize: services.cvLimits.maxBytes, ...FORM_LIMITS.multipart },
     });
-    pages.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 64_000 },
-      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
+    acceptForms(pages, FORM_LIMITS.apply);
     showApplyForm(pages, deps);
     applyUploadSlot(pages, deps);
     submitApplyForm(pages, deps);

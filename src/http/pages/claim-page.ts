@@ -1,50 +1,42 @@
 import { Type } from 'typebox';
 import type { LinkState } from '../../domain/cv/cv-service.ts';
-import { escapeHtml } from '../../lib/html.ts';
+import { html, type SafeHtml, safeUrl } from '../../lib/html.ts';
 import type { Route } from '../types.ts';
 import { CLAIM_WORDS } from './claim-words.ts';
+import { acceptForms, FORM_LIMITS } from './form-body.ts';
 import { LISTING_WORDS } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
 import { renderVirtualCv } from './virtual-cv-view.ts';
 
-const e = escapeHtml;
-
 /** Where a candidate goes next from a claim page: the role (while live) and the job list. */
-function wayBack(state: Extract<LinkState, { kind: 'open' }>): string {
+function wayBack(state: Extract<LinkState, { kind: 'open' }>): SafeHtml {
   const x = LISTING_WORDS[state.locale];
-  const links = [
-    state.jobPath && state.role
-      ? `<a href="${e(state.jobPath.replace(/^\/en\//, `/${state.locale}/`))}">${e(x.backToRole(state.role))}</a>`
-      : '',
-    `<a href="/${state.locale}/jobs">${e(x.allJobs)}</a>`,
-  ].filter(Boolean);
-  return `<nav class="next" aria-label="${e(x.allJobs)}"><ul>${links.map((l) => `<li>${l}</li>`).join('')}</ul></nav>`;
+  const role =
+    state.jobPath &&
+    state.role &&
+    html`<li><a href="${safeUrl(state.jobPath.replace(/^\/en\//, `/${state.locale}/`))}">${x.backToRole(state.role)}</a></li>`;
+  return html`<nav class="next" aria-label="${x.allJobs}"><ul>${role}<li><a href="/${state.locale}/jobs">${x.allJobs}</a></li></ul></nav>`;
 }
 
 function answer(reply: Parameters<typeof sendPage>[0], state: LinkState, done?: 'claimed' | 'deleted') {
   if (state.kind === 'unknown') {
     const w = CLAIM_WORDS.en;
-    return sendPage(reply, 404, 'en', w.unknown, `<h1>${e(w.unknown)}</h1><p>${e(w.unknownBody)}</p>`);
+    return sendPage(reply, 404, 'en', w.unknown, html`<h1>${w.unknown}</h1><p>${w.unknownBody}</p>`);
   }
   const lang = state.locale;
   const w = CLAIM_WORDS[lang];
   if (state.kind === 'gone') {
-    return sendPage(
-      reply,
-      410,
-      lang,
-      w.gone,
-      `<h1>${e(w.gone)}</h1><p>${e(state.why === 'used' ? w.goneUsed : w.goneExpired)}</p>`,
-    );
+    const why = state.why === 'used' ? w.goneUsed : w.goneExpired;
+    return sendPage(reply, 410, lang, w.gone, html`<h1>${w.gone}</h1><p>${why}</p>`);
   }
-  const here = e(reply.request.url.split('?')[0]!);
+  const here = reply.request.url.split('?')[0]!;
   if (done === 'deleted')
     return sendPage(
       reply,
       200,
       lang,
       w.deleted,
-      `<h1>${e(w.deleted)}</h1><p>${e(w.deletedBody)}</p>${wayBack(state)}`,
+      html`<h1>${w.deleted}</h1><p>${w.deletedBody}</p>${wayBack(state)}`,
     );
   const notice = state.subject.outcome === 'existing_account';
   const title = done === 'claimed' ? w.claimed : w.title;
@@ -55,19 +47,10 @@ function answer(reply: Parameters<typeof sendPage>[0], state: LinkState, done?: 
     : notice
       ? w.noticeIntro(state.company)
       : w.intro(state.company, state.role);
-  const body = [
-    `<h1>${e(title)}</h1>`,
-    done === 'claimed' ? `<p role="status">${e(w.claimedBody)}</p>` : '',
-    `<p>${e(intro)}</p>`,
-    notice ? '' : renderVirtualCv(state.cv, w, lang),
-    '<div class="actions">',
-    state.claimed
-      ? ''
-      : `<form method="post" action="${here}/claim"><button type="submit">${e(notice ? w.share : w.claim)}</button></form>`,
-    `<form method="post" action="${here}/delete"><button type="submit" class="secondary">${e(notice ? w.forget : w.delete)}</button></form>`,
-    '</div>',
-    wayBack(state),
-  ].join('');
+  const claim =
+    !state.claimed &&
+    html`<form method="post" action="${here}/claim"><button type="submit">${notice ? w.share : w.claim}</button></form>`;
+  const body = html`<h1>${title}</h1>${done === 'claimed' && html`<p role="status">${w.claimedBody}</p>`}<p>${intro}</p>${!notice && renderVirtualCv(state.cv, w, lang)}<div class="actions">${claim}<form method="post" action="${here}/delete"><button type="submit" class="secondary">${notice ? w.forget : w.delete}</button></form></div>${wayBack(state)}`;
   return sendPage(reply, 200, lang, title, body);
 }
 
@@ -79,11 +62,7 @@ const TokenParams = Type.Object({ token: Type.String() });
 export const claimPages: Route = (app, { cv }) => {
   app.register(async (pages) => {
     // The buttons post an empty HTML form; only the route's own path carries meaning.
-    pages.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 1024 },
-      (_req, _body, done) => done(null, {}),
-    );
+    acceptForms(pages, FORM_LIMITS.buttons);
     pages.get('/cv/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) =>
       answer(reply, await cv.openLink((request.params as { token: string }).token)),
     );

@@ -1,9 +1,19 @@
 import { Type } from 'typebox';
 import type { AuthoredJob } from '../../contract/job.ts';
 import { Text } from '../../contract/text.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { notFound } from '../../domain/errors.ts';
+import {
+  type HtmlValue,
+  html,
+  joinHtml,
+  jsonScript,
+  type SafeHtml,
+  safeUrl,
+  unsafeRaw,
+} from '../../lib/html.ts';
 import { plainText, sanitizeDescription } from '../../lib/sanitize.ts';
 import type { Route } from '../types.ts';
+import { hostedErrorPage } from './error-page.ts';
 import { formatDate, PAGE_LANGS, PAGE_WORDS, type PageLang, type PageWords, pageLang } from './i18n.ts';
 import { countryName, LISTING_WORDS } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
@@ -95,57 +105,45 @@ export function jobPostingJsonLd(job: AuthoredJob): Record<string, unknown> | nu
   return ld;
 }
 
-/** JSON inside <script>: `<` escaped so no string in it can close the element. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
-function facts(job: AuthoredJob, w: PageWords, lang: PageLang): string {
-  const items: string[] = [];
+function facts(job: AuthoredJob, w: PageWords, lang: PageLang): SafeHtml | null {
+  const items: HtmlValue[] = [];
   const loc = job.location;
   const where = [loc?.city, loc?.state, loc?.country ? countryName(lang, loc.country) : undefined]
     .filter(Boolean)
     .join(', ');
   if (where || loc?.remotePolicy) {
     items.push(
-      `${e(w.location)}: ${e(where)}${where && loc?.remotePolicy ? ' · ' : ''}${loc?.remotePolicy ? e(w.remote[loc.remotePolicy]) : ''}${loc?.onsiteDays ? ` (${e(loc.onsiteDays)})` : ''}`,
+      html`${w.location}: ${where}${where && loc?.remotePolicy && ' · '}${loc?.remotePolicy && w.remote[loc.remotePolicy]}${loc?.onsiteDays ? ` (${loc.onsiteDays})` : ''}`,
     );
   }
   const pay = salaryText(job.salary, lang);
-  if (pay) items.push(`${e(w.salary)}: ${e(pay)}`);
+  if (pay) items.push(`${w.salary}: ${pay}`);
   const x = LISTING_WORDS[lang];
-  if (job.seniority) items.push(`${e(x.seniority)}: ${e(job.seniority)}`);
-  if (job.yearsExperience) items.push(`${e(x.experience)}: ${e(x.years(job.yearsExperience))}`);
-  if (job.workStyle) items.push(`${e(x.workStyle)}: ${e(job.workStyle)}`);
-  if (job.employmentType) items.push(e(w.employment[job.employmentType]));
-  if (job.contractType) items.push(e(w.contract[job.contractType]));
-  if (job.postedAt)
-    items.push(
-      `${e(w.posted)}: <time datetime="${e(job.postedAt)}">${e(formatDate(lang, job.postedAt))}</time>`,
-    );
-  if (job.expiresAt)
-    items.push(
-      `${e(w.closes)}: <time datetime="${e(job.expiresAt)}">${e(formatDate(lang, job.expiresAt))}</time>`,
-    );
-  return items.length > 0 ? `<ul class="facts">${items.map((i) => `<li>${i}</li>`).join('')}</ul>` : '';
+  if (job.seniority) items.push(`${x.seniority}: ${job.seniority}`);
+  if (job.yearsExperience) items.push(`${x.experience}: ${x.years(job.yearsExperience)}`);
+  if (job.workStyle) items.push(`${x.workStyle}: ${job.workStyle}`);
+  if (job.employmentType) items.push(w.employment[job.employmentType]);
+  if (job.contractType) items.push(w.contract[job.contractType]);
+  if (job.postedAt) items.push(html`${w.posted}: ${timeOf(lang, job.postedAt)}`);
+  if (job.expiresAt) items.push(html`${w.closes}: ${timeOf(lang, job.expiresAt)}`);
+  return items.length > 0 ? html`<ul class="facts">${items.map((i) => html`<li>${i}</li>`)}</ul>` : null;
 }
 
-function list(title: string, items: string[]): string {
-  return items.length > 0
-    ? `<h2>${e(title)}</h2><ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul>`
-    : '';
+const timeOf = (lang: PageLang, iso: string) => html`<time datetime="${iso}">${formatDate(lang, iso)}</time>`;
+
+const items = (list: readonly string[]) => list.map((i) => html`<li>${i}</li>`);
+
+function list(title: string, entries: string[]): SafeHtml | null {
+  return entries.length > 0 ? html`<h2>${title}</h2><ul>${items(entries)}</ul>` : null;
 }
 
-export function siteHeader(lang: PageLang, w: PageWords, pathFor: (l: PageLang) => string): string {
+export function siteHeader(lang: PageLang, w: PageWords, pathFor: (l: PageLang) => string): SafeHtml {
   const langs = PAGE_LANGS.map((l) =>
     l === lang
-      ? `<strong aria-current="true">${l.toUpperCase()}</strong>`
-      : `<a href="${e(pathFor(l))}" hreflang="${l}" lang="${l}">${l.toUpperCase()}</a>`,
-  ).join(' ');
-  return `<header class="site"><a href="/${lang}/jobs">${e(w.jobs)}</a><nav class="langs" aria-label="${e(w.languages)}">${langs}</nav></header>`;
+      ? html`<strong aria-current="true">${l.toUpperCase()}</strong>`
+      : html`<a href="${pathFor(l)}" hreflang="${l}" lang="${l}">${l.toUpperCase()}</a>`,
+  );
+  return html`<header class="site"><a href="/${lang}/jobs">${w.jobs}</a><nav class="langs" aria-label="${w.languages}">${joinHtml(langs, ' ')}</nav></header>`;
 }
 
 function renderJob(
@@ -153,36 +151,32 @@ function renderJob(
   lang: PageLang,
   live: boolean,
   pathFor: (l: PageLang) => string,
-): string {
+): SafeHtml {
   const w = PAGE_WORDS[lang];
   const required = job.skills.filter((s) => s.level === 'required').map((s) => s.name);
   const nice = job.skills.filter((s) => s.level === 'nice_to_have').map((s) => s.name);
   const apply = live
-    ? `<p><a class="button" href="${e(`${job.applyLink}?lang=${lang}&via=job_page`)}">${e(w.apply)}</a></p>`
-    : `<div class="alert" role="status"><h2>${e(w.closedTitle)}</h2><p>${e(w.closedBody)}</p></div>`;
-  return [
-    siteHeader(lang, w, pathFor),
-    '<article>',
-    job.company.logoUrl
-      ? `<img class="logo" src="${e(job.company.logoUrl)}" alt="${e(job.company.name)}">`
-      : '',
-    `<p>${e(job.company.name)}</p>`,
-    `<h1>${e(job.title)}</h1>`,
-    facts(job, w, lang),
-    apply,
-    `<section class="description">${sanitizeDescription(job.description)}</section>`,
-    list(w.responsibilities, job.responsibilities),
-    required.length + nice.length > 0 ? `<h2>${e(w.skills)}</h2>` : '',
-    required.length > 0
-      ? `<h3>${e(w.required)}</h3><ul>${required.map((n) => `<li>${e(n)}</li>`).join('')}</ul>`
-      : '',
-    nice.length > 0
-      ? `<h3>${e(w.niceToHave)}</h3><ul>${nice.map((n) => `<li>${e(n)}</li>`).join('')}</ul>`
-      : '',
-    list(w.benefits, job.benefits),
-    live ? apply : '',
-    '</article>',
-  ].join('');
+    ? html`<p><a class="button" href="${safeUrl(`${job.applyLink}?lang=${lang}&via=job_page`)}">${w.apply}</a></p>`
+    : html`<div class="alert" role="status"><h2>${w.closedTitle}</h2><p>${w.closedBody}</p></div>`;
+  const logo =
+    job.company.logoUrl &&
+    html`<img class="logo" src="${safeUrl(job.company.logoUrl)}" alt="${job.company.name}">`;
+  // The description as sanitize-html left it (src/lib/sanitize.ts): the one markup taken as is.
+  const description = unsafeRaw(sanitizeDescription(job.description));
+  return html`${siteHeader(lang, w, pathFor)}<article>${logo}<p>${job.company.name}</p><h1>${job.title}</h1>${facts(job, w, lang)}${apply}<section class="description">${description}</section>${list(w.responsibilities, job.responsibilities)}${required.length + nice.length > 0 && html`<h2>${w.skills}</h2>`}${required.length > 0 && html`<h3>${w.required}</h3><ul>${items(required)}</ul>`}${nice.length > 0 && html`<h3>${w.niceToHave}</h3><ul>${items(nice)}</ul>`}${list(w.benefits, job.benefits)}${live && apply}</article>`;
+}
+
+/** The page's head: description, canonical and language alternates, the JobPosting when live. */
+function pageHead(
+  job: AuthoredJob,
+  lang: PageLang,
+  absolute: (l: PageLang) => string,
+  ld: Record<string, unknown> | null,
+): SafeHtml {
+  return html`<meta name="description" content="${plainText(job.description).slice(0, 160)}">${
+    job.url &&
+    html`<link rel="canonical" href="${safeUrl(job.url.replace(/\/en\/jobs\//, `/${lang}/jobs/`))}">`
+  }${PAGE_LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="${safeUrl(absolute(l))}">`)}${ld && jsonScript(ld)}`;
 }
 
 const Params = Type.Object({
@@ -201,29 +195,20 @@ export const jobPage: Route = (app, { publicJobs }) => {
       const lang = pageLang(request.params.lang);
       // Not a page language (e.g. /v2/jobs/…): the same 404 as any unknown route.
       if (!lang) return reply.callNotFound();
-      const w = PAGE_WORDS[lang];
       const found = await publicJobs.page(company, role);
       if (found.kind === 'moved')
         return reply
           .code(301)
           .header('location', `/${lang}/jobs/${found.companyAddress}/${encodeURIComponent(role)}`)
           .send();
-      if (found.kind === 'missing')
-        return sendPage(reply, 404, lang, w.notFound, `<h1>${e(w.notFound)}</h1><p>${e(w.notFoundBody)}</p>`);
+      if (found.kind === 'missing') return hostedErrorPage(reply, lang, notFound('Job'));
       const live = found.kind === 'live';
       const pathFor = (l: PageLang) => `/${l}/jobs/${company}/${role}`;
       // hreflang alternates must be absolute URLs.
       const absolute = (l: PageLang) =>
         found.job.url ? new URL(pathFor(l), found.job.url).href : pathFor(l);
       const ld = live ? jobPostingJsonLd(found.job) : null;
-      const head = [
-        `<meta name="description" content="${e(plainText(found.job.description).slice(0, 160))}">`,
-        found.job.url
-          ? `<link rel="canonical" href="${e(found.job.url.replace(/\/en\/jobs\//, `/${lang}/jobs/`))}">`
-          : '',
-        ...PAGE_LANGS.map((l) => `<link rel="alternate" hreflang="${l}" href="${e(absolute(l))}">`),
-        ld ? `<script type="application/ld+json">${scriptJson(ld)}</script>` : '',
-      ].join('');
+      const head = pageHead(found.job, lang, absolute, ld);
       // A closed role's page answers 410 so search engines drop it.
       return sendPage(
         reply,

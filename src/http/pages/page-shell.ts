@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
-import { escapeHtml } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 
 /** Scripts only from this origin (none inline); inline styles; forms post back to this origin. */
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; connect-src 'self' https:; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-const STYLE = `body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;margin:0;color:#1b1b1f;background:#f6f6f8}
+const STYLE = html`<style>body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;margin:0;color:#1b1b1f;background:#f6f6f8}
 main{max-width:46rem;margin:0 auto;padding:1.5rem 1rem;overflow-wrap:anywhere}h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:1rem 0 .25rem;color:#333}
 section.cv{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem}ul{padding-left:1.25rem}
 .muted{color:#555}.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin:1.5rem 0}
@@ -18,22 +18,23 @@ ul.facts{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem
 label{display:block;font-weight:600;margin-top:1rem}input[type=text],input[type=email],input[type=tel],textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border:1px solid #767676;border-radius:4px}
 .error{color:#a40000;font-weight:600;margin:.25rem 0}.hint{color:#555;font-size:.95rem;margin:.25rem 0}.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .consent{background:#fff;border-left:4px solid #1b1b1f;padding:.75rem 1rem;margin:1.25rem 0}.alert{background:#fde8e8;border:1px solid #a40000;padding:.75rem 1rem;border-radius:6px}
-li.job{background:#fff;border:1px solid #ddd;border-radius:8px;padding:.75rem 1rem;margin:.5rem 0;list-style:none}ul.joblist{padding:0}`;
+li.job{background:#fff;border:1px solid #ddd;border-radius:8px;padding:.75rem 1rem;margin:.5rem 0;list-style:none}ul.joblist{padding:0}</style>`;
 
 /**
- * One HTML page with the service's security headers; `body` and `head` are already-escaped HTML.
- * Pages are private (no-store, noindex) unless the caller says they are public.
+ * One HTML page with the service's security headers; `body`, `head` and `before` are SafeHtml (a
+ * template's output: a plain string does not compile). Pages are private (no-store, noindex)
+ * unless the caller says they are public.
  */
 export function sendPage(
   reply: FastifyReply,
   status: number,
   lang: string,
   title: string,
-  body: string,
+  body: SafeHtml,
   /** `before`: what comes before the page's main content, outside `<main>` (a site header and navigation). */
-  options: { head?: string; public?: boolean; before?: string } = {},
+  options: { head?: SafeHtml; public?: boolean; before?: SafeHtml } = {},
 ): FastifyReply {
-  const robots = options.public ? '' : '<meta name="robots" content="noindex">';
+  const robots = !options.public && html`<meta name="robots" content="noindex">`;
   return reply
     .code(status)
     .header('content-security-policy', PAGE_CSP)
@@ -42,6 +43,8 @@ export function sendPage(
     .header('cache-control', options.public ? 'public, max-age=60' : 'no-store')
     .type('text/html; charset=utf-8')
     .send(
-      `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${robots}<title>${escapeHtml(title)}</title><style>${STYLE}</style>${options.head ?? ''}</head><body>${options.before ?? ''}<main id="main">${body}</main></body></html>`,
+      String(
+        html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${robots}<title>${title}</title>${STYLE}${options.head}</head><body>${options.before}<main id="main">${body}</main></body></html>`,
+      ),
     );
 }

@@ -1,5 +1,5 @@
 import type { Services } from '../../deps.ts';
-import { escapeHtml as e } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { Route } from '../types.ts';
 
 const SITEMAP_MAX = 50_000;
@@ -8,7 +8,7 @@ const PAGE = 1000;
 export const SITEMAP_TTL_MS = 5 * 60_000;
 
 async function buildSitemap(publicJobs: Services['publicJobs']): Promise<string> {
-  const urls: string[] = [];
+  const urls: SafeHtml[] = [];
   let cursor: string | null = null;
   do {
     const page = await publicJobs.feed(cursor, PAGE);
@@ -16,12 +16,15 @@ async function buildSitemap(publicJobs: Services['publicJobs']): Promise<string>
     for (const job of page.jobs) {
       if (job.url)
         urls.push(
-          `<url><loc>${e(job.url)}</loc>${job.updatedAt ? `<lastmod>${e(job.updatedAt)}</lastmod>` : ''}</url>`,
+          html`<url><loc>${job.url}</loc>${job.updatedAt && html`<lastmod>${job.updatedAt}</lastmod>`}</url>`,
         );
     }
     cursor = page.nextCursor;
   } while (cursor !== null && urls.length < SITEMAP_MAX);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.slice(0, SITEMAP_MAX).join('')}</urlset>\n`;
+  // The same escaping serves XML: element text and quoted attributes.
+  return String(
+    html`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.slice(0, SITEMAP_MAX)}</urlset>\n`,
+  );
 }
 
 /**

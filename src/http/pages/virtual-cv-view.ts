@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../lib/html.ts';
+import { type HtmlValue, html, joinHtml, type SafeHtml } from '../../lib/html.ts';
 import type { PageLang } from './i18n.ts';
 
 /** The headings and words the virtual CV is shown with. */
@@ -31,12 +31,11 @@ const text = (value: unknown): string => {
 };
 const list = (value: unknown): Json[] =>
   Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Json[]) : [];
-const e = escapeHtml;
 
-function period(entry: Json, w: CvWords, lang: PageLang): string {
+function period(entry: Json, w: CvWords, lang: PageLang): SafeHtml | null {
   const start = cvDate(lang, text(entry.startDate));
   const end = entry.isCurrent === true ? w.present : cvDate(lang, text(entry.endDate));
-  return start || end ? ` <span class="muted">(${e(start)}${end ? ` – ${e(end)}` : ''})</span>` : '';
+  return start || end ? html` <span class="muted">(${start}${end && ` – ${end}`})</span>` : null;
 }
 
 /** The name a virtual CV gives, or '' (a page may make it its heading). */
@@ -54,49 +53,51 @@ export function renderVirtualCv(
   w: CvWords,
   lang: PageLang = 'en',
   view: { level?: 2 | 3 | 4; name?: boolean } = {},
-): string {
-  if (!cv) return `<section class="cv"><p>${e(w.empty)}</p></section>`;
-  const h = `h${view.level ?? 2}`;
-  const heading = (words: string) => `<${h}>${e(words)}</${h}>`;
+): SafeHtml {
+  if (!cv) return html`<section class="cv"><p>${w.empty}</p></section>`;
+  const level = view.level ?? 2;
+  const heading = (words: string) => HEADINGS[level](words);
   const basics = (cv.basics ?? {}) as Json;
-  const parts: string[] = [];
+  const parts: HtmlValue[] = [];
   const name = text(basics.name);
   if (name && view.name !== false) parts.push(heading(name));
   const label = text(basics.label);
-  if (label) parts.push(`<p>${e(label)}</p>`);
+  if (label) parts.push(html`<p>${label}</p>`);
   const summary = text(basics.summary);
-  if (summary) parts.push(`<p>${e(summary)}</p>`);
+  if (summary) parts.push(html`<p>${summary}</p>`);
   const work = list(cv.work);
   if (work.length > 0) {
-    parts.push(`${heading(w.experience)}<ul>`);
-    for (const job of work) {
-      const highlights = (Array.isArray(job.highlights) ? job.highlights : [])
-        .map((h) => `<li>${e(text(h))}</li>`)
-        .join('');
-      parts.push(
-        `<li><strong>${e(text(job.position))}</strong>${text(job.name) ? `, ${e(text(job.name))}` : ''}${period(job, w, lang)}${highlights ? `<ul>${highlights}</ul>` : ''}</li>`,
+    const jobs = work.map((job) => {
+      const highlights = (Array.isArray(job.highlights) ? job.highlights : []).map(
+        (h) => html`<li>${text(h)}</li>`,
       );
-    }
-    parts.push('</ul>');
+      return html`<li><strong>${text(job.position)}</strong>${text(job.name) && `, ${text(job.name)}`}${period(job, w, lang)}${highlights.length > 0 && html`<ul>${highlights}</ul>`}</li>`;
+    });
+    parts.push(html`${heading(w.experience)}<ul>${jobs}</ul>`);
   }
   const education = list(cv.education);
   if (education.length > 0) {
-    parts.push(`${heading(w.education)}<ul>`);
-    for (const item of education) {
+    const items = education.map((item) => {
       const what = [text(item.studyType), text(item.area)].filter(Boolean).join(', ');
-      parts.push(
-        `<li><strong>${e(what || text(item.institution))}</strong>${what && text(item.institution) ? `, ${e(text(item.institution))}` : ''}${period(item, w, lang)}</li>`,
-      );
-    }
-    parts.push('</ul>');
+      const institution = text(item.institution);
+      return html`<li><strong>${what || institution}</strong>${what && institution && `, ${institution}`}${period(item, w, lang)}</li>`;
+    });
+    parts.push(html`${heading(w.education)}<ul>${items}</ul>`);
   }
   const skills = list(cv.skills)
     .map((s) => text(s.name))
     .filter(Boolean);
-  if (skills.length > 0) parts.push(`${heading(w.skills)}<p>${skills.map(e).join(', ')}</p>`);
+  if (skills.length > 0) parts.push(html`${heading(w.skills)}<p>${joinHtml(skills, ', ')}</p>`);
   const languages = list(cv.languages)
     .map((l) => [text(l.language), text(l.fluency)].filter(Boolean).join(' — '))
     .filter(Boolean);
-  if (languages.length > 0) parts.push(`${heading(w.languages)}<p>${languages.map(e).join(', ')}</p>`);
-  return `<section class="cv">${parts.join('') || `<p>${e(w.empty)}</p>`}</section>`;
+  if (languages.length > 0) parts.push(html`${heading(w.languages)}<p>${joinHtml(languages, ', ')}</p>`);
+  return html`<section class="cv">${parts.length > 0 ? parts : html`<p>${w.empty}</p>`}</section>`;
 }
+
+/** The CV's headings at each level the pages place it. */
+const HEADINGS: Record<2 | 3 | 4, (words: string) => SafeHtml> = {
+  2: (words) => html`<h2>${words}</h2>`,
+  3: (words) => html`<h3>${words}</h3>`,
+  4: (words) => html`<h4>${words}</h4>`,
+};

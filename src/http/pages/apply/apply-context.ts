@@ -4,6 +4,7 @@ import type { Services } from '../../../deps.ts';
 import type { ApplicationSource } from '../../../domain/intake/application-service.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
 import type { Clock } from '../../../lib/clock.ts';
+import { html } from '../../../lib/html.ts';
 import type { RateLimitStore } from '../../../rate-limit/store.ts';
 import { PAGE_WORDS, type PageLang } from '../i18n.ts';
 import { sendPage } from '../page-shell.ts';
@@ -67,6 +68,6 @@ export async function formPage(
       powBits: deps.tunables.powBits,
       ...(view.kept ? { kept: view.kept } : {}),
     }),
-    { head: `<script src="/assets/apply.js" defer></script>${APPLY_STYLE}` },
+    { head: html`<script src="/assets/apply.js" defer></script>${APPLY_STYLE}` },
   );
 }

@@ -2,8 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INTAKE_MAX } from '../../../contract/intake.ts';
 import type { AuthoredJob } from '../../../contract/job.ts';
 import { currentConsentText } from '../../../domain/consent/consent-texts.ts';
+import { notFound, rateLimited } from '../../../domain/errors.ts';
 import type { ApplicationSource } from '../../../domain/intake/application-service.ts';
-import { escapeHtml as e } from '../../../lib/html.ts';
+import { html, type SafeHtml, safeUrl } from '../../../lib/html.ts';
+import { hostedErrorPage } from '../error-page.ts';
 import { PAGE_WORDS, type PageLang, type PageWords, pageLang, preferredLang } from '../i18n.ts';
 import { siteHeader } from '../job-page.ts';
 import { sendPage } from '../page-shell.ts';
@@ -40,15 +42,15 @@ function field(
   state: FormState,
   w: PageWords,
   options: { type?: string; required?: boolean; max: number; autocomplete?: string; area?: boolean },
-) {
+): SafeHtml {
   const error = state.errors[id];
   const value = state.values[id] ?? '';
-  const describedBy = error ? ` aria-describedby="${id}-error" aria-invalid="true"` : '';
-  const required = options.required ? ' required' : '';
+  const describedBy = error && html` aria-describedby="${id}-error" aria-invalid="true"`;
+  const required = options.required && html` required`;
   const control = options.area
-    ? `<textarea id="${id}" name="${id}" rows="6" maxlength="${options.max}"${required}${describedBy}>${e(value)}</textarea>`
-    : `<input id="${id}" name="${id}" type="${options.type ?? 'text'}" maxlength="${options.max}" value="${e(value)}"${options.autocomplete ? ` autocomplete="${options.autocomplete}"` : ''}${required}${describedBy}>`;
-  return `<label for="${id}">${e(label)}${options.required ? '' : ` <span class="hint">(${e(w.optional)})</span>`}</label>${error ? `<p class="error" id="${id}-error">${e(error)}</p>` : ''}${control}`;
+    ? html`<textarea id="${id}" name="${id}" rows="6" maxlength="${options.max}"${required}${describedBy}>${value}</textarea>`
+    : html`<input id="${id}" name="${id}" type="${options.type ?? 'text'}" maxlength="${options.max}" value="${value}"${options.autocomplete && html` autocomplete="${options.autocomplete}"`}${required}${describedBy}>`;
+  return html`<label for="${id}">${label}${!options.required && html` <span class="hint">(${w.optional})</span>`}</label>${error && html`<p class="error" id="${id}-error">${error}</p>`}${control}`;
 }
 
 export interface FormView {
@@ -65,7 +67,7 @@ export interface FormView {
 }
 
 /** The apply page's own styles (the file input, the kept file, the links after sending). */
-export const APPLY_STYLE = `<style>input[type=file]{display:block;width:100%;box-sizing:border-box;font:inherit;margin:.25rem 0;padding:.6rem;border:2px dashed #767676;border-radius:6px;background:#fff;cursor:pointer}
+export const APPLY_STYLE = html`<style>input[type=file]{display:block;width:100%;box-sizing:border-box;font:inherit;margin:.25rem 0;padding:.6rem;border:2px dashed #767676;border-radius:6px;background:#fff;cursor:pointer}
 input[type=file]::file-selector-button{font:inherit;font-weight:600;margin-right:.75rem;padding:.45rem .9rem;border-radius:6px;border:1px solid #1b1b1f;background:#fff;color:#1b1b1f;cursor:pointer}
 input[type=file]:hover{border-color:#1b1b1f}input[type=file]:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
 .kept{background:#eef6ee;border:1px solid #2e7d32;padding:.5rem .75rem;border-radius:6px;margin:.25rem 0}
@@ -76,57 +78,41 @@ export function formAction(jobId: string, lang: PageLang, token: string): string
   return `/apply/${encodeURIComponent(jobId)}?lang=${lang}&csrf=${encodeURIComponent(token)}`;
 }
 
-export function renderForm({ job, lang, token, state, maxBytes, source, kept, powBits }: FormView): string {
+export function renderForm({ job, lang, token, state, maxBytes, source, kept, powBits }: FormView): SafeHtml {
   const w = PAGE_WORDS[lang];
   const aw = APPLY_WORDS[lang];
   const consent = currentConsentText(lang);
   const cvError = state.errors.cv;
   const mb = Math.floor(maxBytes / 1_048_576);
-  const keptNote = kept
-    ? `<p class="kept" id="cv-kept">${e(aw.fileKept(kept.name))} ${e(aw.replaceFile)}</p>`
-    : '';
+  const keptNote = kept && html`<p class="kept" id="cv-kept">${aw.fileKept(kept.name)} ${aw.replaceFile}</p>`;
   const describedBy = ['cv-hint', kept ? 'cv-kept' : '', cvError ? 'cv-error' : ''].filter(Boolean).join(' ');
-  return [
-    siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`),
-    `<h1>${e(w.applyFor(job.title, job.company.name))}</h1>`,
-    state.errors.form ? `<p class="alert" role="alert">${e(state.errors.form)}</p>` : '',
-    Object.keys(state.errors).length > 0 && !state.errors.form
-      ? `<p class="alert" role="alert">${e(w.fixErrors)}</p>`
-      : '',
-    `<form method="post" action="${e(formAction(job.id, lang, token))}" enctype="multipart/form-data" id="apply-form" data-job-id="${e(job.id)}" data-max-bytes="${maxBytes}" data-pow-bits="${powBits}" novalidate>`,
-    `<input type="hidden" name="csrf" value="${e(token)}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept ? e(kept.uploadId) : ''}"><input type="hidden" name="cvName" value="${kept ? e(kept.name) : ''}">`,
-    field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' }),
-    field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' }),
-    field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' }),
-    field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' }),
-    `<label for="cv">${e(w.cv)}</label><p class="hint" id="cv-hint">${e(w.cvHint(mb))}</p>${keptNote}${cvError ? `<p class="error" id="cv-error">${e(cvError)}</p>` : ''}`,
-    `<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${kept ? '' : ' required'} aria-describedby="${describedBy}"${cvError ? ' aria-invalid="true"' : ''}>`,
-    field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true }),
-    `<div class="hp" aria-hidden="true"><label for="website">${e(w.honeypot)}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div>`,
-    `<section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${e(w.consentHeading)}</h2><p lang="${lang}">${e(consent.text)}</p></section>`,
-    `<p><button type="submit">${e(w.submit)}</button></p><p class="hint" id="apply-status" role="status" aria-live="polite"></p>`,
-    '</form>',
-  ].join('');
+  const alert = state.errors.form
+    ? state.errors.form
+    : Object.keys(state.errors).length > 0
+      ? w.fixErrors
+      : null;
+  return html`${siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`)}<h1>${w.applyFor(job.title, job.company.name)}</h1>${alert && html`<p class="alert" role="alert">${alert}</p>`}<form method="post" action="${formAction(job.id, lang, token)}" enctype="multipart/form-data" id="apply-form" data-job-id="${job.id}" data-max-bytes="${maxBytes}" data-pow-bits="${powBits}" novalidate><input type="hidden" name="csrf" value="${token}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept?.uploadId}"><input type="hidden" name="cvName" value="${kept?.name}">${field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' })}${field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' })}${field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' })}${field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' })}<label for="cv">${w.cv}</label><p class="hint" id="cv-hint">${w.cvHint(mb)}</p>${keptNote}${cvError && html`<p class="error" id="cv-error">${cvError}</p>`}<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${!kept && html` required`} aria-describedby="${describedBy}"${cvError && html` aria-invalid="true"`}>${field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true })}<div class="hp" aria-hidden="true"><label for="website">${w.honeypot}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div><section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${w.consentHeading}</h2><p lang="${lang}">${consent.text}</p></section><p><button type="submit">${w.submit}</button></p><p class="hint" id="apply-status" role="status" aria-live="polite"></p></form>`;
 }
 
 /** The role does not exist (404) or no longer takes applications (410). */
 export function closedPage(reply: FastifyReply, lang: PageLang, job: AuthoredJob | null) {
   const w = PAGE_WORDS[lang];
-  if (!job)
-    return sendPage(reply, 404, lang, w.notFound, `<h1>${e(w.notFound)}</h1><p>${e(w.notFoundBody)}</p>`);
+  if (!job) return hostedErrorPage(reply, lang, notFound('Job'));
   return sendPage(
     reply,
     410,
     lang,
     w.closedTitle,
-    `<h1>${e(job.title)}</h1><div class="alert" role="status"><h2>${e(w.closedTitle)}</h2><p>${e(w.closedBody)}</p></div>`,
+    html`<h1>${job.title}</h1><div class="alert" role="status"><h2>${w.closedTitle}</h2><p>${w.closedBody}</p></div>`,
   );
 }
 
 export function tooManyPage(reply: FastifyReply, lang: PageLang, retryAfterSeconds: number | undefined) {
-  const w = PAGE_WORDS[lang];
-  if (retryAfterSeconds) reply.header('retry-after', String(retryAfterSeconds));
-  return sendPage(reply, 429, lang, w.tooMany, `<h1>${e(w.tooMany)}</h1>`);
+  return hostedErrorPage(
+    reply,
+    lang,
+    rateLimited('Too many forms from this address.', retryAfterSeconds ?? 0),
+  );
 }
 
 /** After sending: the same page for a new and a repeated application, with the way back. */
@@ -134,16 +120,13 @@ export function sentPage(reply: FastifyReply, lang: PageLang, job: AuthoredJob, 
   const w = PAGE_WORDS[lang];
   const aw = APPLY_WORDS[lang];
   const role = job.url ? new URL(job.url).pathname.replace(/^\/en\//, `/${lang}/`) : null;
-  const links = [
-    role ? `<a href="${e(role)}">${e(aw.backToRole(job.title))}</a>` : '',
-    `<a href="/${lang}/jobs">${e(aw.allJobs)}</a>`,
-  ].join('');
+  const links = html`${role && html`<a href="${safeUrl(role)}">${aw.backToRole(job.title)}</a>`}<a href="/${lang}/jobs">${aw.allJobs}</a>`;
   return sendPage(
     reply,
     201,
     lang,
     w.thanksTitle,
-    `<h1>${e(w.thanksTitle)}</h1><p>${e(w.thanksBody(email))}</p><nav class="next">${links}</nav>`,
+    html`<h1>${w.thanksTitle}</h1><p>${w.thanksBody(email)}</p><nav class="next">${links}</nav>`,
     { head: APPLY_STYLE },
   );
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { INTAKE_MAX } from '../../../contract/intake.ts';
+import { type Form, formFrom, formOf } from '../form-body.ts';
 
 export interface FormFile {
   path: string;
@@ -12,12 +13,17 @@ export interface FormFile {
   truncated: boolean;
 }
 
-/** Reads the multipart form, streaming the CV to a temporary file under the size limit. */
+/**
+ * Reads the form: multipart, streaming the CV to a temporary file under the size limit; its fields in
+ * the shape every form is read in (form-body.ts).
+ */
 export async function readForm(
   request: FastifyRequest,
   dir: string,
-): Promise<{ fields: Record<string, string>; file: FormFile | null }> {
-  const fields: Record<string, string> = {};
+): Promise<{ fields: Form; file: FormFile | null }> {
+  // Posted without its file (the script sent it to its upload slot): a urlencoded form.
+  if (!request.isMultipart()) return { fields: formOf(request), file: null };
+  const fields = new URLSearchParams();
   let file: FormFile | null = null;
   for await (const part of request.parts()) {
     if (part.type === 'file') {
@@ -35,8 +41,8 @@ export async function readForm(
         truncated: part.file.truncated,
       };
     } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
+      fields.append(part.fieldname, part.value);
     }
   }
-  return { fields, file };
+  return { fields: formFrom(fields), file };
 }

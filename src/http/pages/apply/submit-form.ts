@@ -181,19 +181,15 @@ async function readSubmission(
 ): Promise<Submission> {
   const { hostedApply, cvLimits } = deps.services;
   const query = request.query as { via?: unknown };
-  const { fields, file } = request.isMultipart()
-    ? await readForm(request, dir)
-    : { fields: (request.body ?? {}) as Record<string, string>, file: null };
-  const lang = langOf(request, fields.lang);
-  const source = hostedSource(fields.via ?? query.via);
+  const { fields, file } = await readForm(request, dir);
+  const lang = langOf(request, fields.has('lang') ? fields.get('lang') : undefined);
+  const source = hostedSource(fields.has('via') ? fields.get('via') : query.via);
   const w = PAGE_WORDS[lang];
-  const values: Values = Object.fromEntries(
-    FIELDS.map((id) => [id, typeof fields[id] === 'string' ? fields[id] : '']),
-  ) as Values;
-  if (fields.website) return { lang, source, values, honeypot: true, errors: {}, uploadId: null };
+  const values: Values = Object.fromEntries(FIELDS.map((id) => [id, fields.get(id)])) as Values;
+  if (fields.get('website')) return { lang, source, values, honeypot: true, errors: {}, uploadId: null };
   const errors = checkValues(values, w);
   let kept: Kept | undefined;
-  let uploadId = typeof fields.uploadId === 'string' && fields.uploadId !== '' ? fields.uploadId : null;
+  let uploadId = fields.get('uploadId') || null;
   if (file?.truncated) {
     const words = rejectionMessage('too_large', lang, cvLimits);
     errors.cv = `${words.detail} ${words.fix}`;
@@ -204,7 +200,7 @@ async function readSubmission(
   } else if (!uploadId) errors.cv = w.required_;
   if (uploadId && !kept) {
     // The script sent the file to its slot and the name with the form (shown back, escaped).
-    const name = typeof fields.cvName === 'string' ? fields.cvName.slice(0, INTAKE_MAX.fileName) : '';
+    const name = fields.get('cvName').slice(0, INTAKE_MAX.fileName);
     kept = { uploadId, name: name || APPLY_WORDS[lang].earlierFile };
   }
   return { lang, source, values, honeypot: false, errors, uploadId, ...(kept ? { kept } : {}) };
