@@ -65,12 +65,13 @@ export const CV_CHECK_DEFAULTS = { poolSize: 2, timeoutMs: 5000, memoryLimitMb: 
 export const MIN_MEMORY_LIMIT_MB = 1280;
 
 const HEAP_LIMIT_MB = 256;
-// A child is replaced once its memory grew past what parsing CVs needs, and in any case after 2,000
-// documents. A warm child holds ~50 MB; under load, with its old generation collected in full only
-// past 128 MB (launcher.ts), ~240 MB; with its heap capped at 256 MB it would die near ~340 MB.
-// Replacing it every 200 documents, as before, cost ~2 ms of CPU per application in issue 14's
-// benchmark: a new child loads pdf.js and warms up (~0.4 s of CPU).
-const RECYCLE_AFTER = 2000;
+// A child is replaced once its memory grew past what parsing CVs needs, and in any case after 200
+// documents, so that one compromised child sees few CVs (issue 25, item 4; it was 2,000). A warm
+// child holds ~50 MB; under load, with its old generation collected in full only past 128 MB
+// (launcher.ts), ~240 MB; with its heap capped at 256 MB it would die near ~340 MB. A replacement
+// loads pdf.js and warms up (~0.4 s of CPU, ~2 ms per application at 200): the pool starts it
+// ahead of the old child's last documents (parser-pool.ts), so no request waits for it.
+export const RECYCLE_AFTER = 200;
 const RECYCLE_ABOVE_RSS_MB = 320;
 const HEADER_WINDOW = 1024;
 const PDF_MAGIC = Buffer.from('%PDF-');
