@@ -17,8 +17,10 @@ import { benchApplication } from './application-body.ts';
 export async function startInProcess(name: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
   const config = parseConfig({ ...process.env, DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://bench.local' });
-  const runtime = await createRuntime(config);
+  // One checker for the app and the runtime's tasks (a CV build checks the file again), as in the
+  // service, so that background builds compete for the same children.
   const checker = createCvChecker({ maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages });
+  const runtime = await createRuntime(config, { inspector: checker });
   const appWith = (inspector: CvInspector): Promise<App> =>
     buildApp({
       services: createServices({ ...runtime.serviceDeps, inspector }),

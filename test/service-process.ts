@@ -22,10 +22,18 @@ export interface ServiceProcess {
   /** A console API call with the operator token. */
   console(method: string, url: string, body?: unknown): Promise<Response>;
   kill(signal: NodeJS.Signals): void;
+  /** Sends `signal` to the process's whole group, as an orchestrator does (started `detached`). */
+  killGroup(signal: NodeJS.Signals): void;
 }
 
-/** Starts src/main.ts and waits until it says it is ready (or fails with its output). */
-export async function startService(env: Record<string, string> = {}): Promise<ServiceProcess> {
+/**
+ * Starts src/main.ts and waits until it says it is ready (or fails with its output). `detached`
+ * puts it in a process group of its own, so that the whole group can be signalled.
+ */
+export async function startService(
+  env: Record<string, string> = {},
+  options: { detached?: boolean } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'careers-proc-'));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -42,6 +50,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   const lines: string[] = [];
   // The last 500 lines are kept (a long run logs every request).
@@ -87,6 +96,14 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     kill: (signal) => child.kill(signal),
+    killGroup: (signal) => {
+      if (!options.detached || child.pid === undefined) throw new Error('not started detached');
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // the group is gone already
+      }
+    },
   };
 }
 

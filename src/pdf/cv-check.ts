@@ -35,6 +35,8 @@ export interface CvCheckerOptions {
    * RSS. Default 1536.
    */
   memoryLimitMb?: number;
+  /** The longest a check waits for its turn before it is refused (503). Default 20,000. */
+  maxWaitMs?: number;
   /** Lifecycle and outcome events, for logs and metrics. Never carries document content. */
   onEvent?: (event: CvCheckerEvent) => void;
 }
@@ -63,28 +65,35 @@ export const CV_CHECK_DEFAULTS = { poolSize: 2, timeoutMs: 5000, memoryLimitMb: 
 export const MIN_MEMORY_LIMIT_MB = 1280;
 
 const HEAP_LIMIT_MB = 256;
-// A child is replaced once its memory grew past what parsing CVs needs, and in any case after 2,000
-// documents. A warm child holds ~50 MB; under load, with its old generation collected in full only
-// past 128 MB (launcher.ts), ~240 MB; with its heap capped at 256 MB it would die near ~340 MB.
-// Replacing it every 200 documents, as before, cost ~2 ms of CPU per application in issue 14's
-// benchmark: a new child loads pdf.js and warms up (~0.4 s of CPU).
-const RECYCLE_AFTER = 2000;
+// A child is replaced once its memory grew past what parsing CVs needs, and in any case after 200
+// documents, so that one compromised child sees few CVs (issue 25, item 4; it was 2,000). A warm
+// child holds ~50 MB; under load, with its old generation collected in full only past 128 MB
+// (launcher.ts), ~240 MB; with its heap capped at 256 MB it would die near ~340 MB. A replacement
+// loads pdf.js and warms up (~0.4 s of CPU, ~2 ms per application at 200): the pool starts it
+// ahead of the old child's last documents (parser-pool.ts), so no request waits for it.
+export const RECYCLE_AFTER = 200;
 const RECYCLE_ABOVE_RSS_MB = 320;
 const HEADER_WINDOW = 1024;
 const PDF_MAGIC = Buffer.from('%PDF-');
 
 // A text CV inflates 1–3x overall and a 10,000-page file of tiny page objects ~20x, so 64x the
-// file size is generous for real files; the floor spares tiny files, and the ceiling keeps what
-// reaches pdf.js well inside the child's memory limit.
+// file size is generous for real files; the floor spares tiny files (1 MiB: a file under 16 KiB
+// that inflates past it is no CV), and the ceiling keeps what reaches pdf.js well inside the
+// child's memory limit. The floor was 8 MiB: refusing a 4 KB bomb then cost ~60 ms of CPU, more
+// than accepting a good CV; at 1 MiB ~6 ms (issue 25).
 const INFLATE_RATIO = 64;
-const INFLATE_FLOOR = 8 * 1024 * 1024;
+const INFLATE_FLOOR = 1024 * 1024;
 const INFLATE_CEILING = 128 * 1024 * 1024;
 
-// The queue holds 16 checks per child (~8 s of normal CVs at 1 s each) before refusing with 503.
-// One integrator account may have 8 checks waiting or running, one address on the hosted page 2
-// (a person applies with one file). Background tasks are already bounded by the workers'
-// concurrency and a refused one only waits for its retry, so their per-account bound is loose.
-const QUEUED_PER_CHILD = 16;
+// Checks wait their turn rather than being refused (issue 25, item 2): one integrator account may
+// have 100 checks waiting (a burst of applications sent together), one address on the hosted page
+// 10 (a person applies with one file; an office shares one address), a background task's account
+// 200 (the workers' concurrency bounds those anyway); 400 wait in all, which holds only their
+// paths and callbacks, not their files. A check still waiting after 20 s is refused with 503 and
+// Retry-After: by then the client is better told to come back than kept on the line.
+const MAX_QUEUED = 400;
+const MAX_QUEUED_PER_KEY = { api: 100, page: 10, task: 200 } as const;
+const MAX_WAIT_MS = 20_000;
 
 // Every revision of an edited file writes its changed pages again, so the page objects in plain
 // sight are an upper bound on the pages: 4 per allowed page plus a margin spares any real CV,
@@ -94,7 +103,6 @@ const PAGE_OBJECTS_SLACK = 20;
 // A dense text page runs a few thousand operators, a page with a detailed vector logo or chart
 // some tens of thousands; pdf.js takes ~5 s for a million (the deadline).
 const OPERATORS_PER_PAGE = 50_000;
-const MAX_PER_KEY = { api: 8, page: 2, task: 64 } as const;
 const DEFAULT_SHARE: CheckShare = { lane: 'api', key: 'unnamed' };
 
 export function createCvChecker(options: CvCheckerOptions): CvChecker {
@@ -124,8 +132,9 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
   // pool keeps the parsers fed while the next files are pre-scanned.
   const limiter = new FairLimiter({
     slots: poolSize * 2,
-    maxQueued: poolSize * QUEUED_PER_CHILD,
-    maxPerKey: MAX_PER_KEY,
+    maxQueued: MAX_QUEUED,
+    maxQueuedPerKey: MAX_QUEUED_PER_KEY,
+    maxWaitMs: options.maxWaitMs ?? MAX_WAIT_MS,
   });
 
   async function check(
@@ -149,26 +158,36 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
     if (size > maxBytes) return verdict({ ok: false, reason: 'too_large' }, 'size');
     if (header.indexOf(PDF_MAGIC) < 0) return verdict({ ok: false, reason: 'wrong_type' }, 'magic');
 
-    return limiter.run(share, async () => {
-      const data = await readFile(filePath);
-      const scan = await prescanPdf(data, {
-        maxInflatedBytes: Math.min(Math.max(size * INFLATE_RATIO, INFLATE_FLOOR), INFLATE_CEILING),
-        deadlineMs: timeoutMs,
-        maxPageObjects: maxPages * PAGE_OBJECTS_PER_PAGE + PAGE_OBJECTS_SLACK,
-        maxOperators: maxPages * OPERATORS_PER_PAGE,
-      });
-      if (!scan.ok) {
-        const reason = scan.cause === 'too_many_pages' ? 'too_many_pages' : 'corrupt';
-        return verdict({ ok: false, reason }, 'prescan', scan.cause);
-      }
+    const refused = (result: CvCheckResult) => !result.ok;
+    return limiter.run(
+      share,
+      async () => {
+        const data = await readFile(filePath);
+        const scan = await prescanPdf(data, {
+          maxInflatedBytes: inflateBudget(size),
+          deadlineMs: timeoutMs,
+          maxPageObjects: maxPages * PAGE_OBJECTS_PER_PAGE + PAGE_OBJECTS_SLACK,
+          maxOperators: maxPages * OPERATORS_PER_PAGE,
+        });
+        if (!scan.ok) {
+          const reason = scan.cause === 'too_many_pages' ? 'too_many_pages' : 'corrupt';
+          return verdict({ ok: false, reason }, 'prescan', scan.cause);
+        }
 
-      const outcome = await pool.run({ data, maxPages, detail });
-      if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
-      return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
-    });
+        const outcome = await pool.run({ data, maxPages, detail });
+        if (outcome.ok) return verdict({ ok: true, pages: outcome.pages, text: outcome.text }, 'parser');
+        return verdict({ ok: false, reason: outcome.reason }, 'parser', outcome.error);
+      },
+      refused,
+    );
   }
 
   return { check, close: () => pool.close() };
+}
+
+/** The bytes a file of `size` bytes may inflate to in the pre-scan before it is refused. */
+export function inflateBudget(size: number): number {
+  return Math.min(Math.max(size * INFLATE_RATIO, INFLATE_FLOOR), INFLATE_CEILING);
 }
 
 async function readHeader(filePath: string): Promise<{ size: number; header: Buffer }> {

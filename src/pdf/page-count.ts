@@ -8,8 +8,11 @@ import { isWhiteSpace } from './pdf-syntax.ts';
 const TYPE = Buffer.from('/Type');
 const PAGE = Buffer.from('/Page');
 
-/** Page objects written uncompressed in the file (every revision counted: an upper bound). */
-export function countPageObjects(data: Buffer): number {
+/**
+ * Page objects written uncompressed in the file (every revision counted: an upper bound). With
+ * `stopAbove`, counting stops once the count passes it: the verdict is known, the rest unread.
+ */
+export function countPageObjects(data: Buffer, stopAbove = Number.POSITIVE_INFINITY): number {
   let count = 0;
   for (let at = data.indexOf(TYPE); at >= 0; at = data.indexOf(TYPE, at + TYPE.length)) {
     let next = at + TYPE.length;
@@ -20,7 +23,7 @@ export function countPageObjects(data: Buffer): number {
       else next++;
     }
     if (data.compare(PAGE, 0, PAGE.length, next, next + PAGE.length) !== 0) continue;
-    if (!isRegular(data[next + PAGE.length])) count++;
+    if (!isRegular(data[next + PAGE.length]) && ++count > stopAbove) return count;
   }
   return count;
 }

@@ -57,6 +57,10 @@ const pdfjsRoot = dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.
 // Caps on what is sent back: a dense 10-page CV has ~5,000 items and ~40,000 characters.
 const MAX_ITEMS = 20_000;
 const MAX_CHARS = 200_000;
+// For a verdict alone ('none'), a page's first 8,000 characters are sample enough (a real CV page
+// carries 1,100–1,600): the rest of an absurd page (the long-line CV's 100,000 letters on one
+// baseline) is not extracted, which was most of what such a file cost to accept (issue 25).
+const VERDICT_CHARS_PER_PAGE = 8_000;
 
 const DOCUMENT_OPTIONS = {
   verbosity: pdfjs.VerbosityLevel.ERRORS,
@@ -164,7 +168,11 @@ async function readTextItems(
   detail: TextDetail,
 ): Promise<RawTextItem[]> {
   const raw: RawTextItem[] = [];
-  const capped = () => sent.items >= MAX_ITEMS || sent.chars >= MAX_CHARS;
+  let pageChars = 0;
+  const capped = () =>
+    sent.items >= MAX_ITEMS ||
+    sent.chars >= MAX_CHARS ||
+    (detail === 'none' && pageChars >= VERDICT_CHARS_PER_PAGE);
   if (capped()) return raw;
   const reader = page.streamTextContent().getReader();
   for (;;) {
@@ -176,6 +184,7 @@ async function readTextItems(
       if (detail !== 'none') raw.push(item);
       sent.items++;
       sent.chars += item.str.length;
+      pageChars += item.str.length;
     }
     if (capped()) {
       await reader.cancel(new Error('text cap reached'));

@@ -1,11 +1,9 @@
-// A warm pool of parse-worker.ts child processes. Each child handles one PDF at a time under a
-// wall-clock deadline, a V8 heap limit and an OS address-space limit (RLIMIT_AS). A child that
-// misses the deadline is SIGKILLed and one that runs out of memory dies: the file did that, and
-// it is answered `corrupt`. A child that dies for any other reason (killed from outside, the IPC
-// channel broken, the machine's OOM killer) is not the file's fault: the PDF is retried once on a
-// fresh child, and if that dies too the caller gets ParserPoolUnavailable (503), never a verdict.
-// Children run in their own process group, so a SIGTERM sent to the service's group (docker stop,
-// systemd, npm) does not reach them; close() stops them last. The service only moves messages.
+// A warm pool of parse-worker.ts child processes, one PDF at a time each, under a deadline, a V8
+// heap limit and an OS address-space limit. Missing the deadline or running out of memory is the
+// file's doing (`corrupt`); any other death (killed from outside, IPC broken, the OOM killer) is
+// retried once on a fresh child, then ParserPoolUnavailable (503), never a verdict. Children run
+// in their own process group (a SIGTERM to the service's group does not reach them); close() stops
+// them last. The service only moves messages.
 
 import type { ChildProcess } from 'node:child_process';
 import { findLauncher, type Launcher, type MemoryLimitMethod, spawnParserChild } from './launcher.ts';
@@ -34,7 +32,7 @@ export interface ParserPoolOptions {
   timeoutMs: number;
   memoryLimitMb: number;
   heapLimitMb: number;
-  /** A child is replaced after this many documents… */
+  /** A child is replaced after this many documents (its replacement started a tenth ahead)… */
   recycleAfter: number;
   /** …or as soon as its resident memory after a document is above this many MiB. */
   recycleAboveRssMb: number;
@@ -109,7 +107,7 @@ export class ParserPool {
     if (this.#closed) return Promise.reject(new ParserPoolUnavailable('the CV checker is closed'));
     return new Promise<ParseOutcome>((resolve, reject) => {
       this.#queue.push({ request, resolve, reject, attempt: 1 });
-      this.#holdOpen();
+      this.#keepAlive ??= setInterval(() => {}, 60_000);
       if (this.#startFailures >= MAX_START_FAILURES) this.#startFailures = 0;
       this.#fill();
       this.#dispatch();
@@ -155,10 +153,6 @@ export class ParserPool {
     }
   }
 
-  #holdOpen(): void {
-    this.#keepAlive ??= setInterval(() => {}, 60_000);
-  }
-
   #releaseIfIdle(): void {
     const busy = [...this.#workers].some((w) => w.state === 'busy');
     if (this.#queue.length === 0 && !busy && this.#keepAlive) {
@@ -167,9 +161,12 @@ export class ParserPool {
     }
   }
 
+  #live(): number {
+    return [...this.#workers].filter((w) => w.state !== 'stopping').length + this.#launching;
+  }
+
   #fill(): void {
-    const live = [...this.#workers].filter((w) => w.state !== 'stopping').length + this.#launching;
-    for (let i = live; i < this.#options.size; i++) void this.#spawn();
+    for (let i = this.#live(); i < this.#options.size; i++) void this.#spawn();
   }
 
   #dispatch(): void {
@@ -230,8 +227,7 @@ export class ParserPool {
     const { heapLimitMb, memoryLimitMb } = this.#options;
     const { worker, exited } = this.#track(spawnParserChild(launcher, heapLimitMb, memoryLimitMb));
     if (worker.child.pid === undefined) {
-      // Never started: 'exit' will not come, so clean up here.
-      exited();
+      exited(); // Never started: 'exit' will not come, so clean up here.
       this.#onExit(worker);
       return;
     }
@@ -312,6 +308,7 @@ export class ParserPool {
     if (message.type === 'result' && worker.job?.id === message.id) {
       this.#finish(worker, message.outcome);
       worker.jobs++;
+      this.#startReplacementAhead(worker);
       if (worker.jobs >= this.#options.recycleAfter || message.rssMb > this.#options.recycleAboveRssMb) {
         // Bounds whatever pdf.js leaks or fragments over many documents.
         this.#stop(worker, 'recycled');
@@ -322,6 +319,14 @@ export class ParserPool {
       this.#dispatch();
       this.#releaseIfIdle();
     }
+  }
+
+  // In a child's last tenth of documents, one spare beyond the pool's size starts and warms up off
+  // any request's path; when the old child retires the pool is at its size again.
+  #startReplacementAhead(worker: Worker): void {
+    const lead = Math.max(1, Math.floor(this.#options.recycleAfter / 10));
+    if (worker.jobs < this.#options.recycleAfter - lead || this.#closed) return;
+    if (this.#live() <= this.#options.size) void this.#spawn();
   }
 
   #stop(worker: Worker, cause: WorkerStopCause): void {

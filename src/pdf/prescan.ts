@@ -9,7 +9,7 @@
 // not know, a bomb mislabelled as an image) is left to the parser child's memory limit.
 //
 // The file is read whole (it is at most the size limit, checked before), but decoded output is
-// not kept: large streams are inflated in 64 KiB chunks, small ones in one go capped at 1 MiB, so
+// not kept: large streams are inflated in 256 KiB chunks, small ones in one go capped at 1 MiB, so
 // memory stays at a few MiB whatever a stream claims to expand to. All inflation runs on libuv's
 // thread pool, and the synchronous scanning between streams yields to the event loop every few
 // milliseconds.
@@ -86,7 +86,10 @@ export async function prescanPdf(file: string | Uint8Array, limits: PrescanLimit
     typeof file === 'string'
       ? await readFile(file)
       : Buffer.from(file.buffer, file.byteOffset, file.byteLength);
-  if (limits.maxPageObjects !== undefined && countPageObjects(data) > limits.maxPageObjects) {
+  if (
+    limits.maxPageObjects !== undefined &&
+    countPageObjects(data, limits.maxPageObjects) > limits.maxPageObjects
+  ) {
     return { ok: false, cause: 'too_many_pages', inflatedBytes: 0, ms: performance.now() - started };
   }
   const scan = new StreamScan(limits, started);
