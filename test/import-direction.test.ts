@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
-import ts from 'typescript';
+import { resolve, type SourceFile, SRC, sourceFiles, specifiers } from './support/sources.ts';
 
 /**
  * Imports point one way (docs/architecture.md): the contract imports nothing of ours;
@@ -10,8 +8,6 @@ import ts from 'typescript';
  * plugins, the composition root or Fastify; and an area writes another area's tables only through
  * that area's service, never through its repository.
  */
-
-const SRC = path.resolve(import.meta.dirname, '../src');
 
 const INFRASTRUCTURE = new Set([
   'db',
@@ -32,12 +28,6 @@ const CONTRACT_PACKAGES = new Set(['typebox']);
 const WRITE_VERB =
   /^(insert|update|upsert|delete|remove|cancel|mark|erase|complete|add|retire|reclaim|move|ensure|use|touch|revoke|spend|set|create|save|claim|release|fail|retry)/;
 
-export interface SourceFile {
-  /** Path below src, with forward slashes (`domain/jobs/job-service.ts`). */
-  file: string;
-  text: string;
-}
-
 /** `domain/jobs/x.ts` → `domain`; `app.ts` → `app`. */
 function layerOf(file: string): string {
   const [first] = file.split('/');
@@ -48,16 +38,6 @@ function layerOf(file: string): string {
 function areaOf(file: string): string | null {
   const parts = file.split('/');
   return parts[0] === 'domain' && parts.length > 2 ? parts[1]! : null;
-}
-
-function specifiers(text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-}
-
-/** Resolves a relative specifier to a path below src, or null for a package. */
-function resolve(from: string, specifier: string): string | null {
-  if (!specifier.startsWith('.')) return null;
-  return path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
 }
 
 /** Every import that points the wrong way, and every write into another area's repository. */
@@ -117,16 +97,6 @@ export function violations(files: SourceFile[]): string[] {
     }
   }
   return found;
-}
-
-function sourceFiles(dir: string): SourceFile[] {
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => ({
-      file: name.split(path.sep).join('/'),
-      text: fs.readFileSync(path.join(dir, name), 'utf8'),
-    }));
 }
 
 describe('import direction', () => {
