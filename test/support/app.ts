@@ -18,7 +18,7 @@ import {
   type RuntimeOverrides,
   type Services,
 } from '../../src/deps.ts';
-import type { VirtualCvBuilder } from '../../src/domain/cv/cv-service.ts';
+import type { VirtualCvBuilder } from '../../src/domain/cv/build-step.ts';
 import type { CvInspector } from '../../src/domain/intake/ports.ts';
 import type { App } from '../../src/http/types.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
