@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
-import { createRuntime, createServices } from '../src/deps.ts';
 import type { CvInspector } from '../src/domain/intake/ports.ts';
 import type { App } from '../src/http/types.ts';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
+import { createRuntime, createServices } from '../src/services.ts';
 import { benchApplication } from './application-body.ts';
 
 /**

@@ -14,10 +14,10 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
-import { createRuntime } from '../src/deps.ts';
 import { jobRepository } from '../src/domain/jobs/job-repository.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { encodeCursor } from '../src/lib/cursor.ts';
+import { createRuntime } from '../src/services.ts';
 
 const JOBS = Number(process.argv.find((a) => a.startsWith('--jobs='))?.slice(7) ?? 100_000);
 const PAGE = 100;

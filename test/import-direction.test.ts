@@ -21,7 +21,7 @@ const INFRASTRUCTURE = new Set([
   'webhooks',
 ]);
 /** The composition root and the process entry points: they import everything, nothing imports them back. */
-const ROOT = new Set(['app', 'deps', 'main']);
+const ROOT = new Set(['app', 'services', 'main']);
 /** Packages the contract may use: the schema library and nothing else. */
 const CONTRACT_PACKAGES = new Set(['typebox']);
 /** A repository method that writes starts with one of these verbs. */
@@ -118,7 +118,7 @@ describe('import direction', () => {
       file('domain/jobs/job-service.ts', "import type { FastifyReply } from 'fastify';"),
       file('domain/jobs/job-view.ts', "import { principalOf } from '../../plugins/guard.ts';"),
       file('domain/intake/x.ts', "import { routes } from '../../http/routes.ts';"),
-      file('domain/cv/y.ts', "import { createServices } from '../../deps.ts';"),
+      file('domain/cv/y.ts', "import { createServices } from '../../services.ts';"),
       file('domain/screening/screening-repository.ts', 'export const screeningRepository = {};'),
       file('domain/jobs/close.ts', 'await screeningRepository.cancelOpenForJob(trx, id, now);'),
       file('domain/screening/own.ts', 'await screeningRepository.cancelOpenForJob(trx, id, now);'),

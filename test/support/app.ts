@@ -1,4 +1,4 @@
-// The test app: built through the production composition root (src/deps.ts createRuntime and
+// The test app: built through the production composition root (src/services.ts createRuntime and
 // createRuntimeApp) from a test configuration, with only the outside world replaced: a manual
 // clock, one database per test file, a warm PDF pool shared by the file, the CV builder in process.
 import fs from 'node:fs';
@@ -11,13 +11,6 @@ import { parseConfig } from '../../src/config.ts';
 import { buildVirtualCv } from '../../src/cv-builder/index.ts';
 import { type DbHandle, openDatabase } from '../../src/db/connect.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import {
-  createRuntime,
-  createRuntimeApp,
-  createRuntimeWorker,
-  type RuntimeOverrides,
-  type Services,
-} from '../../src/deps.ts';
 import type { VirtualCvBuilder } from '../../src/domain/cv/build-step.ts';
 import type { CvInspector } from '../../src/domain/intake/ports.ts';
 import type { App } from '../../src/http/types.ts';
@@ -25,6 +18,13 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';
 import { createCvChecker } from '../../src/pdf/cv-check.ts';
 import type { RateLimitStore } from '../../src/rate-limit/store.ts';
+import {
+  createRuntime,
+  createRuntimeApp,
+  createRuntimeWorker,
+  type RuntimeOverrides,
+  type Services,
+} from '../../src/services.ts';
 import type { Worker } from '../../src/tasks/worker.ts';
 import type { Resolver } from '../../src/webhooks/sender.ts';
 import { freePort } from './net.ts';
