@@ -6,7 +6,8 @@ import { parseConfig } from '../src/config.ts';
 import type { CvInspector } from '../src/domain/intake/ports.ts';
 import type { App } from '../src/http/types.ts';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
-import { createRuntime, createServices } from '../src/services.ts';
+import { createRuntime } from '../src/runtime.ts';
+import { createServices } from '../src/services.ts';
 import { benchApplication } from './application-body.ts';
 
 /**

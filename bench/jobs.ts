@@ -17,7 +17,7 @@ import { parseConfig } from '../src/config.ts';
 import { jobRepository } from '../src/domain/jobs/job-repository.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { encodeCursor } from '../src/lib/cursor.ts';
-import { createRuntime } from '../src/services.ts';
+import { createRuntime } from '../src/runtime.ts';
 
 const JOBS = Number(process.argv.find((a) => a.startsWith('--jobs='))?.slice(7) ?? 100_000);
 const PAGE = 100;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
-import { createRuntime } from '../src/services.ts';
+import { createRuntime } from '../src/runtime.ts';
 
 /** The OpenAPI document as the service serves it at /v1/openapi.json, built on a throwaway data dir. */
 export async function exportOpenApi(publicBaseUrl = 'https://careers.acme.test'): Promise<unknown> {

@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppOptions } from './app.ts';
-import { buildApp } from './app.ts';
-import { type BlobStore, type ConfiguredBlobStore, createBlobStore } from './blob-store/index.ts';
+import type { BlobStore } from './blob-store/index.ts';
 import type { Config } from './config.ts';
-import { createCvBuildRunner } from './cv-builder/runner.ts';
-import { type DbHandle, openDatabase } from './db/connect.ts';
-import { migrate, migrationsCurrent } from './db/migrate.ts';
+import type { DbHandle } from './db/connect.ts';
+import { migrationsCurrent } from './db/migrate.ts';
 import { createAccountService } from './domain/accounts/account-service.ts';
 import { createAuditService } from './domain/console-users/audit-service.ts';
 import { createConsoleUserService } from './domain/console-users/user-service.ts';
@@ -26,22 +23,23 @@ import { createUploadService } from './domain/intake/upload-service.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';
 import { createKeyService } from './domain/keys/key-service.ts';
-import { type EmbeddingProvider, httpEmbeddings } from './domain/matches/embeddings.ts';
+import type { EmbeddingProvider } from './domain/matches/embeddings.ts';
 import { createMatchService } from './domain/matches/match-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
-import type { App } from './http/types.ts';
-import { type Clock, systemClock } from './lib/clock.ts';
+import type { Clock } from './lib/clock.ts';
 import { randomToken } from './lib/ids.ts';
 import { mailRepository } from './mail/mail-repository.ts';
-import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
-import { createCvChecker } from './pdf/cv-check.ts';
-import { memoryStore, type RateLimitStore, redisStore } from './rate-limit/store.ts';
+import type { Mailer } from './mail/mailer.ts';
 import { createTaskQueue } from './tasks/queue.ts';
 import { taskRepository } from './tasks/task-repository.ts';
-import { createWorker, type TaskHandlers, type WorkerLog } from './tasks/worker.ts';
+import type { TaskHandlers } from './tasks/worker.ts';
 import { createWebhookSender, type Resolver } from './webhooks/sender.ts';
 
+/**
+ * What the services are built from: the outside world and the settings they take. The composition
+ * root imports no HTTP; src/runtime.ts builds these from the configuration and the app over them.
+ */
 export interface ServiceDeps {
   handle: DbHandle;
   clock: Clock;
@@ -192,43 +190,6 @@ export function createServices(deps: ServiceDeps) {
 
 export type Services = ReturnType<typeof createServices>;
 
-export interface Runtime {
-  /** The configuration the runtime was built from. */
-  config: Config;
-  handle: DbHandle;
-  /** What the services were built from; tools rebuild services with one part replaced. */
-  serviceDeps: ServiceDeps;
-  files: ConfiguredBlobStore;
-  services: Services;
-  rateLimits: RateLimitStore;
-  clock: Clock;
-  consoleToken: string;
-  consoleTokenSource: string;
-  /** Closes what the runtime created (never what was passed in as an override), newest first. */
-  close(): Promise<void>;
-}
-
-/**
- * The outside world a runtime may be given instead of building it from the configuration: tests
- * pass a manual clock, a shared database, a warm PDF pool, an in-process CV builder, a stand-in for
- * DNS; tools replace one part. What is passed in, its owner closes.
- */
-export interface RuntimeOverrides {
-  clock?: Clock;
-  handle?: DbHandle | Promise<DbHandle>;
-  /** false: the database is used as it is (its migrations are the caller's business). */
-  migrate?: boolean;
-  files?: ConfiguredBlobStore;
-  inspector?: CvInspector;
-  mailer?: Mailer;
-  build?: VirtualCvBuilder;
-  rateLimits?: RateLimitStore;
-  /** The webhook sender's resolver in place of DNS. */
-  resolve?: Resolver;
-  /** Changes the services once built (a test makes one method fail). */
-  wrapServices?: (services: Services) => Services;
-}
-
 /** DATA_DIR/`name`, holding a random token written once (mode 0600) by whichever start came first. */
 function generatedOnce(dataDir: string, name: string): string {
   const file = path.join(dataDir, name);
@@ -263,124 +224,4 @@ export function resolveClaimLinkKey(config: Config): string {
   if (key.length < 32)
     throw new Error(`${file} holds no usable key (at least 32 characters); remove it to generate one.`);
   return key;
-}
-
-type Own = <T extends { close(): Promise<void> | void }>(thing: T) => T;
-
-/**
- * The service's runtime from its configuration: the clock, the database (migrated), the rate-limit
- * store, the console token, what the services are built from, and the services.
- */
-export async function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
-  const owned: { close(): Promise<void> | void }[] = [];
-  const own: Own = (thing) => {
-    owned.push(thing);
-    return thing;
-  };
-  const clock = overrides.clock ?? systemClock;
-  const handle = await (overrides.handle ??
-    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).then(own));
-  if (overrides.migrate !== false) await migrate(handle);
-  // Without Redis, only the embedded database (one process) lets the store vouch for every instance.
-  const rateLimits =
-    overrides.rateLimits ??
-    own(
-      config.redisUrl
-        ? redisStore(config.redisUrl)
-        : memoryStore({ generations: config.databaseUrl === null }),
-    );
-  const { token, source } = resolveConsoleToken(config);
-  const { files, serviceDeps } = await serviceDepsFor(config, overrides, handle, clock, own);
-  const services = createServices(serviceDeps);
-  return {
-    config,
-    handle,
-    serviceDeps,
-    files,
-    services: overrides.wrapServices ? overrides.wrapServices(services) : services,
-    rateLimits,
-    clock,
-    consoleToken: token,
-    consoleTokenSource: source,
-    async close() {
-      for (const thing of owned.splice(0).reverse()) await thing.close();
-    },
-  };
-}
-
-/** What the services are built from: the blob store, the PDF checker, the CV builder, the mailer, settings. */
-async function serviceDepsFor(
-  config: Config,
-  overrides: RuntimeOverrides,
-  handle: DbHandle,
-  clock: Clock,
-  own: Own,
-): Promise<{ files: ConfiguredBlobStore; serviceDeps: ServiceDeps }> {
-  const files =
-    overrides.files ??
-    own(
-      await createBlobStore(config, {
-        publicBaseUrl: config.http.publicBaseUrl,
-        dataDir: config.dataDir,
-        clock,
-      }),
-    );
-  const cvLimits = { maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages };
-  const inspector = overrides.inspector ?? own(createCvChecker(cvLimits));
-  const build = overrides.build ?? (own(createCvBuildRunner()).build as VirtualCvBuilder);
-  const mailer =
-    overrides.mailer ??
-    own(
-      config.mail.smtpUrl
-        ? smtpMailer({ db: handle.db, clock, url: config.mail.smtpUrl, from: config.mail.from })
-        : outboxMailer({ db: handle.db, clock }),
-    );
-  const serviceDeps: ServiceDeps = {
-    handle,
-    clock,
-    publicBaseUrl: config.http.publicBaseUrl,
-    files,
-    inspector,
-    cvLimits,
-    mailer,
-    build,
-    stagedTtlSeconds: config.cv.stagedTtlSeconds,
-    claimLinkKey: resolveClaimLinkKey(config),
-    webhooks: {
-      allowPrivate: config.webhooks.allowPrivate,
-      ...(overrides.resolve ? { resolve: overrides.resolve } : {}),
-    },
-    embeddings: config.embeddings ? httpEmbeddings(config.embeddings) : null,
-  };
-  return { files, serviceDeps };
-}
-
-/** The runtime's HTTP app, set up as its configuration says; `extra` for what the config does not hold. */
-export function createRuntimeApp(
-  runtime: Runtime,
-  extra: Pick<AppOptions, 'logger' | 'authFailuresPerMinute' | 'applyPage'> = {},
-): Promise<App> {
-  const { config } = runtime;
-  return buildApp({
-    services: runtime.services,
-    files: runtime.files,
-    rateLimits: runtime.rateLimits,
-    clock: runtime.clock,
-    consoleToken: runtime.consoleToken,
-    publicBaseUrl: config.http.publicBaseUrl,
-    bodyLimitBytes: config.http.bodyLimitBytes,
-    trustProxy: config.http.trustProxy,
-    metricsToken: config.metricsToken,
-    ...extra,
-  });
-}
-
-/** The runtime's task worker (not started). */
-export function createRuntimeWorker(runtime: Runtime, options: { log: WorkerLog; pollMs?: number }) {
-  return createWorker({
-    db: runtime.handle.db,
-    clock: runtime.clock,
-    handlers: runtime.services.taskHandlers,
-    ...options,
-  });
 }

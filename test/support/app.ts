@@ -1,4 +1,4 @@
-// The test app: built through the production composition root (src/services.ts createRuntime and
+// The test app: built through the production runtime (src/runtime.ts createRuntime and
 // createRuntimeApp) from a test configuration, with only the outside world replaced: a manual
 // clock, one database per test file, a warm PDF pool shared by the file, the CV builder in process.
 import fs from 'node:fs';
@@ -23,8 +23,8 @@ import {
   createRuntimeApp,
   createRuntimeWorker,
   type RuntimeOverrides,
-  type Services,
-} from '../../src/services.ts';
+} from '../../src/runtime.ts';
+import type { Services } from '../../src/services.ts';
 import type { Worker } from '../../src/tasks/worker.ts';
 import type { Resolver } from '../../src/webhooks/sender.ts';
 import { freePort } from './net.ts';
