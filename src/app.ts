@@ -7,6 +7,7 @@ import type AddFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { ConfiguredBlobStore } from './blob-store/index.ts';
 import { badRequest, headerTooLarge } from './domain/errors.ts';
+import type { Services } from './domain/services.ts';
 import { registerConsoleWeb } from './http/console-web/index.ts';
 import { registerProbes } from './http/ops/probes.ts';
 import type { ApplyTunables } from './http/pages/apply/challenge.ts';
@@ -30,7 +31,6 @@ import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
-import type { Services } from './services.ts';
 
 export interface AppOptions {
   services: Services;

@@ -8,18 +8,13 @@ import { migrate } from './db/migrate.ts';
 import type { VirtualCvBuilder } from './domain/cv/build-step.ts';
 import type { CvInspector } from './domain/intake/ports.ts';
 import { httpEmbeddings } from './domain/matches/embeddings.ts';
+import type { Services } from './domain/services.ts';
 import type { App } from './http/types.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
 import { createCvChecker } from './pdf/cv-check.ts';
 import { memoryStore, type RateLimitStore, redisStore } from './rate-limit/store.ts';
-import {
-  createServices,
-  resolveClaimLinkKey,
-  resolveConsoleToken,
-  type ServiceDeps,
-  type Services,
-} from './services.ts';
+import { createServices, resolveClaimLinkKey, resolveConsoleToken, type ServiceDeps } from './services.ts';
 import { createWorker, type WorkerLog } from './tasks/worker.ts';
 import type { Resolver } from './webhooks/sender.ts';
 

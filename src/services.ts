@@ -10,7 +10,7 @@ import { createConsoleUserService } from './domain/console-users/user-service.ts
 import type { VirtualCvBuilder } from './domain/cv/build-step.ts';
 import { createCvService } from './domain/cv/cv-service.ts';
 import { createEventLog } from './domain/events/event-log.ts';
-import { createWebhookDispatcher, type DispatcherLog } from './domain/events/webhook-dispatcher.ts';
+import { createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
 import { createWebhookService } from './domain/events/webhook-service.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
 import { createApplicationService } from './domain/intake/application-service.ts';
@@ -27,6 +27,7 @@ import type { EmbeddingProvider } from './domain/matches/embeddings.ts';
 import { createMatchService } from './domain/matches/match-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
+import type { Services } from './domain/services.ts';
 import type { Clock } from './lib/clock.ts';
 import { randomToken } from './lib/ids.ts';
 import { mailRepository } from './mail/mail-repository.ts';
@@ -61,7 +62,7 @@ export interface ServiceDeps {
 const FINISHED_TASKS_KEPT_MS = 7 * 86_400_000;
 
 /** Composition root: every service built once, from narrow dependencies. */
-export function createServices(deps: ServiceDeps) {
+export function createServices(deps: ServiceDeps): Services {
   const { handle, clock, publicBaseUrl, files, inspector, cvLimits } = deps;
   const db = handle.db;
   const queue = createTaskQueue({ clock });
@@ -131,7 +132,6 @@ export function createServices(deps: ServiceDeps) {
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
-    /** The services' clock, for what routes cache (the sitemap). */
     clock,
     cvLimits,
     cv,
@@ -143,13 +143,7 @@ export function createServices(deps: ServiceDeps) {
     readiness: () => migrationsCurrent(handle),
     events,
     webhooks,
-    /** The webhook deliverer (started by worker processes); its own HTTP client and slots. */
-    webhookDispatcher(options: {
-      log: DispatcherLog;
-      concurrency?: number;
-      perEndpoint?: number;
-      pollMs?: number;
-    }) {
+    webhookDispatcher(options) {
       const sender = createWebhookSender({
         allowPrivate: deps.webhooks?.allowPrivate ?? false,
         ...(deps.webhooks?.resolve ? { resolve: deps.webhooks.resolve } : {}),
@@ -165,7 +159,6 @@ export function createServices(deps: ServiceDeps) {
     },
     audit,
     consoleUsers,
-    /** Retention and housekeeping; safe to run on several workers at once. */
     async maintenance() {
       return {
         idempotencyRecords: await idempotency.sweep(),
@@ -187,8 +180,6 @@ export function createServices(deps: ServiceDeps) {
     },
   };
 }
-
-export type Services = ReturnType<typeof createServices>;
 
 /** DATA_DIR/`name`, holding a random token written once (mode 0600) by whichever start came first. */
 function generatedOnce(dataDir: string, name: string): string {

@@ -13,6 +13,7 @@ import { type DbHandle, openDatabase } from '../../src/db/connect.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import type { VirtualCvBuilder } from '../../src/domain/cv/build-step.ts';
 import type { CvInspector } from '../../src/domain/intake/ports.ts';
+import type { Services } from '../../src/domain/services.ts';
 import type { App } from '../../src/http/types.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';
@@ -24,7 +25,6 @@ import {
   createRuntimeWorker,
   type RuntimeOverrides,
 } from '../../src/runtime.ts';
-import type { Services } from '../../src/services.ts';
 import type { Worker } from '../../src/tasks/worker.ts';
 import type { Resolver } from '../../src/webhooks/sender.ts';
 import { freePort } from './net.ts';

@@ -1,7 +1,7 @@
 import { AppError } from '../../domain/errors.ts';
+import type { Services } from '../../domain/services.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
-import type { Services } from '../../services.ts';
 import type { App } from '../types.ts';
 import { registerActivityPage } from './activity-page.ts';
 import { registerApplicationsPage } from './applications-page.ts';

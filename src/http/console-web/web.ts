@@ -4,10 +4,10 @@ import type { Actor } from '../../domain/console-users/audit-service.ts';
 import { can, type Right } from '../../domain/console-users/rights.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { AppError } from '../../domain/errors.ts';
+import type { Services } from '../../domain/services.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
-import type { Services } from '../../services.ts';
 import type { App } from '../types.ts';
 import { consoleError } from './layout.ts';
 

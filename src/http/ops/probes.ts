@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import { unauthorized, unavailable } from '../../domain/errors.ts';
+import type { Services } from '../../domain/services.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
-import type { Services } from '../../services.ts';
 import type { App } from '../types.ts';
 import { registerReferencePage } from './reference-page.ts';
 

@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Services } from '../../domain/services.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';
-import type { Services } from '../../services.ts';
 import type { App } from '../types.ts';
 import type { ApplyDeps } from './apply/apply-context.ts';
 import { type ApplyTunables, DEFAULT_APPLY_TUNABLES } from './apply/challenge.ts';

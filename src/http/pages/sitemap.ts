@@ -1,5 +1,5 @@
+import type { Services } from '../../domain/services.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
-import type { Services } from '../../services.ts';
 import type { Route } from '../types.ts';
 
 const SITEMAP_MAX = 50_000;

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthoredJob } from '../../../contract/job.ts';
 import type { ApplicationSource } from '../../../domain/intake/application-service.ts';
+import type { Services } from '../../../domain/services.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import type { RateLimitStore } from '../../../rate-limit/store.ts';
-import type { Services } from '../../../services.ts';
 import { PAGE_WORDS, type PageLang } from '../i18n.ts';
 import { sendPage } from '../page-shell.ts';
 import { type ApplyTunables, DEFAULT_APPLY_TUNABLES } from './challenge.ts';
