@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { resolve, type SourceFile, SRC, sourceFiles, specifiers } from './support/sources.ts';
+
+/**
+ * No import circle in src: every file's relative imports (type-only and dynamic ones included) form
+ * a graph whose strongly connected components are single files. A circle is how a layer rule gets
+ * undone without any one import looking wrong (issue 26: the composition root, the app and HTTP
+ * once formed a circle of 64 files).
+ */
+
+type Graph = Map<string, string[]>;
+
+/** Each file and the files of src it imports (imports of files that do not exist are left out). */
+export function importGraph(files: SourceFile[]): Graph {
+  const known = new Set(files.map((f) => f.file));
+  const graph: Graph = new Map();
+  for (const { file, text } of files) {
+    const targets = specifiers(text)
+      .map((specifier) => resolve(file, specifier))
+      .filter((target): target is string => target !== null && known.has(target));
+    graph.set(file, [...new Set(targets)].sort());
+  }
+  return graph;
+}
+
+/** The strongly connected components of more than one file (Tarjan), each sorted. */
+export function circles(graph: Graph): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** One shortest way round a component, from its first file back to it (breadth first). */
+export function shortestCycle(graph: Graph, component: string[]): string[] {
+  const inside = new Set(component);
+  const start = component[0]!;
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const next of graph.get(node) ?? []) {
+      if (!inside.has(next)) continue;
+      if (next === start) {
+        const path = [node];
+        while (path[0] !== start) path.unshift(cameFrom.get(path[0]!)!);
+        return [...path, start];
+      }
+      if (!cameFrom.has(next)) {
+        cameFrom.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return component;
+}
+
+function describeCircles(graph: Graph): string[] {
+  return circles(graph).map(
+    (component) =>
+      `${component.length} files, e.g. ${shortestCycle(graph, component).join(' → ')}\n    all: ${component.join(', ')}`,
+  );
+}
+
+describe('import cycles', () => {
+  test('src: no two files import each other, directly or through others', () => {
+    const files = sourceFiles(SRC);
+    assert.ok(files.length > 100, `read only ${files.length} files`);
+    const found = describeCircles(importGraph(files));
+    assert.equal(found.length, 0, `import circles in src:\n  ${found.join('\n  ')}`);
+  });
+
+  test('the check finds a circle, names its files and one way round it, and passes a tree', () => {
+    const file = (name: string, ...imports: string[]): SourceFile => ({
+      file: name,
+      text: imports.map((i) => `import type { X } from '${i}';`).join('\n'),
+    });
+    const graph = importGraph([
+      file('app.ts', './http/routes.ts', 'fastify'),
+      file('http/routes.ts', './v1/get-job.ts'),
+      file('http/v1/get-job.ts', '../types.ts', '../../domain/errors.ts'),
+      file('http/types.ts', '../services.ts'),
+      file('services.ts', './app.ts', './domain/errors.ts'),
+      file('domain/errors.ts', './errors.ts'),
+      file('main.ts', './services.ts'),
+    ]);
+    assert.deepEqual(circles(graph), [
+      ['app.ts', 'http/routes.ts', 'http/types.ts', 'http/v1/get-job.ts', 'services.ts'],
+    ]);
+    assert.deepEqual(shortestCycle(graph, circles(graph)[0]!), [
+      'app.ts',
+      'http/routes.ts',
+      'http/v1/get-job.ts',
+      'http/types.ts',
+      'services.ts',
+      'app.ts',
+    ]);
+    graph.set('http/types.ts', []);
+    assert.deepEqual(circles(graph), []);
+  });
+});
