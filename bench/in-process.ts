@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import type { CvInspector } from '../src/domain/intake/ports.ts';
 import type { App } from '../src/http/types.ts';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
-import { createRuntime } from '../src/runtime.ts';
+import { createRuntime, createRuntimeApp } from '../src/runtime.ts';
 import { createServices } from '../src/services.ts';
 import { benchApplication } from './application-body.ts';
 
@@ -21,14 +20,7 @@ export async function startInProcess(name: string) {
   const runtime = await createRuntime(config);
   const checker = createCvChecker({ maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages });
   const appWith = (inspector: CvInspector): Promise<App> =>
-    buildApp({
-      services: createServices({ ...runtime.serviceDeps, inspector }),
-      files: runtime.files,
-      rateLimits: runtime.rateLimits,
-      clock: runtime.clock,
-      consoleToken: runtime.consoleToken,
-      publicBaseUrl: config.http.publicBaseUrl,
-    });
+    createRuntimeApp({ ...runtime, services: createServices({ ...runtime.serviceDeps, inspector }) });
   const close = async () => {
     await checker.close();
     await runtime.close();

@@ -1,4 +1,3 @@
-import type { AppOptions } from './app.ts';
 import { buildApp } from './app.ts';
 import { type ConfiguredBlobStore, createBlobStore } from './blob-store/index.ts';
 import type { Config } from './config.ts';
@@ -9,6 +8,7 @@ import type { VirtualCvBuilder } from './domain/cv/build-step.ts';
 import type { CvInspector } from './domain/intake/ports.ts';
 import { httpEmbeddings } from './domain/matches/embeddings.ts';
 import type { Services } from './domain/services.ts';
+import { type HttpSettings, httpContext } from './http/context.ts';
 import type { App } from './http/types.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
@@ -151,13 +151,16 @@ async function serviceDepsFor(
   return { files, serviceDeps };
 }
 
-/** The runtime's HTTP app, set up as its configuration says; `extra` for what the config does not hold. */
+/**
+ * The runtime's HTTP app, set up as its configuration says; `extra` for what the config does not
+ * hold. The app's one context (src/http/context.ts) is built here, from the runtime.
+ */
 export function createRuntimeApp(
-  runtime: Runtime,
-  extra: Pick<AppOptions, 'logger' | 'authFailuresPerMinute' | 'applyPage'> = {},
+  runtime: Pick<Runtime, 'config' | 'services' | 'files' | 'rateLimits' | 'clock' | 'consoleToken'>,
+  extra: Pick<HttpSettings, 'logger' | 'authFailuresPerMinute' | 'applyPage'> = {},
 ): Promise<App> {
   const { config } = runtime;
-  return buildApp({
+  const context = httpContext({
     services: runtime.services,
     files: runtime.files,
     rateLimits: runtime.rateLimits,
@@ -169,6 +172,7 @@ export function createRuntimeApp(
     metricsToken: config.metricsToken,
     ...extra,
   });
+  return buildApp(context);
 }
 
 /** The runtime's task worker (not started). */

@@ -1,8 +1,5 @@
 import { AppError } from '../../domain/errors.ts';
-import type { Services } from '../../domain/services.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { RateLimitStore } from '../../rate-limit/store.ts';
-import type { App } from '../types.ts';
+import type { App, Route } from '../types.ts';
 import { registerActivityPage } from './activity-page.ts';
 import { registerApplicationsPage } from './applications-page.ts';
 import { registerBillingPage } from './billing-page.ts';
@@ -24,12 +21,8 @@ import { registerWebhooksPage } from './webhooks-page.ts';
  * post and redirect, signed in by a session cookie, each action checked for its CSRF token and the
  * role's right, each change made by the same domain services the API uses.
  */
-export function registerConsoleWeb(
-  app: App,
-  services: Services,
-  options: { rateLimits: RateLimitStore; clock: Clock; secureCookies: boolean },
-): void {
-  const deps: WebDeps = { services, ...options };
+export const consoleWeb: Route = (app, { services, rateLimits, clock, secureCookies }) => {
+  const deps: WebDeps = { services, rateLimits, clock, secureCookies };
   app.register(async (web) => {
     web.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -63,4 +56,4 @@ export function registerConsoleWeb(
     registerActivityPage(app, deps);
     registerWebhooksPage(app, deps);
   });
-}
+};
