@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../src/config.ts';
-import type { CvInspector } from '../src/domain/intake/ports.ts';
+import type { CvInspector } from '../src/domain/ports.ts';
 import type { App } from '../src/http/types.ts';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
 import { createRuntime, createRuntimeApp } from '../src/runtime.ts';

@@ -18,7 +18,7 @@ import { createCandidateService } from './domain/intake/candidate-service.ts';
 import { createFormTokens } from './domain/intake/form-token.ts';
 import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createPersonService } from './domain/intake/person-service.ts';
-import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
+import type { CvInspector, CvLimits } from './domain/ports.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';

@@ -14,13 +14,13 @@ import type { CandidateService } from './intake/candidate-service.ts';
 import type { createFormTokens } from './intake/form-token.ts';
 import type { HostedApplyService } from './intake/hosted-apply.ts';
 import type { PersonService } from './intake/person-service.ts';
-import type { CvLimits } from './intake/ports.ts';
 import type { UploadService } from './intake/upload-service.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { PublicJobService } from './jobs/public-job-service.ts';
 import type { KeyService } from './keys/key-service.ts';
 import type { MatchService } from './matches/match-service.ts';
 import type { TaskAdminService } from './ops/task-admin-service.ts';
+import type { CvLimits } from './ports.ts';
 import type { ScreeningService } from './screening/screening-service.ts';
 
 /** What one retention sweep did, each a count: records, files, rows removed or work queued. */

@@ -11,7 +11,7 @@ import { buildVirtualCv } from '../../src/cv-builder/index.ts';
 import { type DbHandle, openDatabase } from '../../src/db/connect.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import type { VirtualCvBuilder } from '../../src/domain/cv/build-step.ts';
-import type { CvInspector } from '../../src/domain/intake/ports.ts';
+import type { CvInspector } from '../../src/domain/ports.ts';
 import type { Services } from '../../src/domain/services.ts';
 import type { HttpSettings } from '../../src/http/context.ts';
 import type { App } from '../../src/http/types.ts';

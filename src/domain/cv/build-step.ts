@@ -1,5 +1,5 @@
 import type { ConsentLocale } from '../consent/consent-texts.ts';
-import type { CheckShare, CvFileStore, CvInspector } from '../intake/ports.ts';
+import type { CheckShare, CvFileStore, CvInspector } from '../ports.ts';
 
 /**
  * Builds the virtual CV from the checked text; off the event loop in the service (a worker thread

@@ -8,7 +8,7 @@ import { accountNoticeMail, claimMail } from '../../mail/templates.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
 import type { EventRecorder } from '../events/event-log.ts';
-import type { CvFileStore, CvInspector } from '../intake/ports.ts';
+import type { CvFileStore, CvInspector } from '../ports.ts';
 import { checkAndBuildCv, type VirtualCvBuilder } from './build-step.ts';
 import { type CvSubject, cvRepository, type SubjectKind } from './cv-repository.ts';
 

@@ -7,11 +7,11 @@ import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts
 import type { VirtualCvBuilder } from '../cv/build-step.ts';
 import { checkAndBuildCv } from '../cv/build-step.ts';
 import { conflict, notFound, uploadInvalid } from '../errors.ts';
+import type { CvFileStore, CvInspector } from '../ports.ts';
 import { looksLikeCv } from './cv-likeness.ts';
 import { emailKey } from './day-window.ts';
 import { notACv } from './not-a-cv.ts';
 import { type PersonRow, personRepository } from './person-repository.ts';
-import type { CvFileStore, CvInspector } from './ports.ts';
 import type { UploadService } from './upload-service.ts';
 
 /** The platform's share of the PDF checker: platform people's CVs queue as one source. */
