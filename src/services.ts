@@ -18,14 +18,15 @@ import { createCandidateService } from './domain/intake/candidate-service.ts';
 import { createFormTokens } from './domain/intake/form-token.ts';
 import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createPersonService } from './domain/intake/person-service.ts';
-import type { CvInspector, CvLimits } from './domain/ports.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
+import { jobRepository } from './domain/jobs/job-repository.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';
 import { createKeyService } from './domain/keys/key-service.ts';
 import type { EmbeddingProvider } from './domain/matches/embeddings.ts';
 import { createMatchService } from './domain/matches/match-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
+import type { CvInspector, CvLimits } from './domain/ports.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
 import type { Services } from './domain/services.ts';
 import type { Clock } from './lib/clock.ts';
@@ -68,7 +69,7 @@ export function createServices(deps: ServiceDeps): Services {
   const queue = createTaskQueue({ clock });
   const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
   const idempotency = createIdempotencyService({ db, clock });
-  const events = createEventLog({ db, clock });
+  const events = createEventLog({ db, clock, expiredJobs: jobRepository.listExpiredAfter });
   const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
   const matches = createMatchService({
     db,

@@ -11,7 +11,6 @@ import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { badRequest } from '../errors.ts';
-import { jobRepository } from '../jobs/job-repository.ts';
 import { type EventRow, eventRepository, type FeedPosition } from './event-repository.ts';
 
 /** Events are kept at least 30 days (extensions.md §3); one more day covers a late sweep. */
@@ -51,8 +50,20 @@ function parsePosition(cursor: string): FeedPosition {
   return { txid: match[1]!, seq: match[2]! };
 }
 
-export function createEventLog(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+/**
+ * Published jobs whose expiry passed after `after` (expires_at, id) and by `now`, in that order:
+ * the jobs area's read (jobRepository.listExpiredAfter), given by the composition root so that the
+ * event log does not import the area that records events through it.
+ */
+export type ExpiredJobs = (
+  db: Db,
+  after: { at: Date; id: string },
+  now: Date,
+  limit: number,
+) => Promise<{ id: string; account_id: string; expires_at: Date }[]>;
+
+export function createEventLog(deps: { db: Db; clock: Clock; expiredJobs: ExpiredJobs }) {
+  const { db, clock, expiredJobs } = deps;
 
   return {
     /**
@@ -123,7 +134,7 @@ export function createEventLog(deps: { db: Db; clock: Clock }) {
       let emitted = 0;
       let position = from;
       for (;;) {
-        const due = await jobRepository.listExpiredAfter(db, position, now, SWEEP_BATCH);
+        const due = await expiredJobs(db, position, now, SWEEP_BATCH);
         if (due.length === 0) break;
         await db.transaction().execute(async (trx) => {
           for (const job of due) {
