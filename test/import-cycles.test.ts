@@ -82,6 +82,31 @@ export function shortestCycle(graph: Graph, component: string[]): string[] {
   return component;
 }
 
+/**
+ * The same graph between the domain's areas (`domain/jobs/…` → `jobs`), each edge kept with the
+ * first file import that makes it; the domain's own top-level files (errors, ports) are no area.
+ */
+export function areaGraph(graph: Graph): { graph: Graph; because: Map<string, string> } {
+  const areaOf = (file: string) => {
+    const parts = file.split('/');
+    return parts[0] === 'domain' && parts.length > 2 ? parts[1]! : null;
+  };
+  const areas: Graph = new Map();
+  const because = new Map<string, string>();
+  for (const [file, targets] of graph) {
+    const from = areaOf(file);
+    if (from === null) continue;
+    if (!areas.has(from)) areas.set(from, []);
+    for (const target of targets) {
+      const to = areaOf(target);
+      if (to === null || to === from || because.has(`${from} → ${to}`)) continue;
+      areas.get(from)!.push(to);
+      because.set(`${from} → ${to}`, `${file} imports ${target}`);
+    }
+  }
+  return { graph: areas, because };
+}
+
 function describeCircles(graph: Graph): string[] {
   return circles(graph).map(
     (component) =>
@@ -95,6 +120,17 @@ describe('import cycles', () => {
     assert.ok(files.length > 100, `read only ${files.length} files`);
     const found = describeCircles(importGraph(files));
     assert.equal(found.length, 0, `import circles in src:\n  ${found.join('\n  ')}`);
+  });
+
+  test('src/domain: no two areas import each other, directly or through others', () => {
+    const { graph, because } = areaGraph(importGraph(sourceFiles(SRC)));
+    assert.ok(graph.size > 8, `read only ${graph.size} areas`);
+    const found = circles(graph).map((component) => {
+      const cycle = shortestCycle(graph, component);
+      const steps = cycle.slice(1).map((to, i) => because.get(`${cycle[i]} → ${to}`));
+      return `${cycle.join(' → ')}\n    ${steps.join('\n    ')}`;
+    });
+    assert.equal(found.length, 0, `areas of the domain in a circle:\n  ${found.join('\n  ')}`);
   });
 
   test('the check finds a circle, names its files and one way round it, and passes a tree', () => {
@@ -124,5 +160,18 @@ describe('import cycles', () => {
     ]);
     graph.set('http/types.ts', []);
     assert.deepEqual(circles(graph), []);
+    const areas = areaGraph(
+      importGraph([
+        file('domain/jobs/job-service.ts', '../events/event-log.ts', '../errors.ts'),
+        file('domain/events/event-log.ts', '../jobs/job-repository.ts', '../errors.ts'),
+        file('domain/jobs/job-repository.ts'),
+        file('domain/errors.ts'),
+      ]),
+    );
+    assert.deepEqual(circles(areas.graph), [['events', 'jobs']]);
+    assert.equal(
+      areas.because.get('events → jobs'),
+      'domain/events/event-log.ts imports domain/jobs/job-repository.ts',
+    );
   });
 });
