@@ -65,6 +65,7 @@ describe('console sign-in, sessions and CSRF', () => {
     assert.equal(wrong.statusCode, 401);
     assert.equal(unknown.statusCode, 401);
     const message = (body: string) => /role="alert">([^<]+)</.exec(body)?.[1];
+    assert.ok(message(wrong.body), `no alert on the refused sign-in: ${wrong.body}`);
     assert.equal(message(wrong.body), message(unknown.body));
     await web.get('/console/login');
     const good = await web.post('/console/login', { email: email.toUpperCase(), password: PASSWORD });

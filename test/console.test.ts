@@ -244,6 +244,38 @@ describe('accounts', () => {
   });
 });
 
+describe('the account list', () => {
+  test('GET /accounts pages through every account once, oldest first, by cursor', async () => {
+    const made = [];
+    for (let i = 0; i < 5; i += 1) made.push((await newAccount(ctx.app)).id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await consoleCall(ctx.app, 'GET', `/accounts?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json() as { accounts: { id: string; limits: unknown }[]; nextCursor: string | null };
+      assert.ok(body.accounts.length <= 2);
+      for (const account of body.accounts) assert.deepEqual(Object.keys(account.limits as object).length, 10);
+      seen.push(...body.accounts.map((a) => a.id));
+      cursor = body.nextCursor;
+      pages += 1;
+    } while (cursor !== null && pages < 1000);
+    assert.equal(new Set(seen).size, seen.length, 'an account listed twice');
+    assert.deepEqual([...seen].sort(), seen, 'not in id order');
+    for (const id of made) assert.ok(seen.includes(id), `${id} not listed`);
+    const rows = await ctx.handle.db.selectFrom('accounts').select('id').execute();
+    assert.equal(seen.length, rows.length);
+  });
+
+  test('a cursor it did not hand out, or a bad limit → 400 naming the field', async () => {
+    assertError(await consoleCall(ctx.app, 'GET', '/accounts?cursor=not-a-cursor'), 400, 'bad_request');
+    assertError(await consoleCall(ctx.app, 'GET', '/accounts?limit=0'), 400, 'bad_request');
+    assertError(await consoleCall(ctx.app, 'GET', '/accounts?limit=201'), 400, 'bad_request');
+    assert.equal((await ctx.app.inject('/console/v1/accounts')).statusCode, 401);
+  });
+});
+
 describe('API keys', () => {
   test('create → 201 { key: { id, name, scopes, createdAt }, secret }', async () => {
     const account = await newAccount(ctx.app);

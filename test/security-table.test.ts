@@ -23,7 +23,7 @@ import { type PoolCvDescription, renderPoolCv } from './fixtures/matches/render-
 import roles from './fixtures/matches/roles.json' with { type: 'json' };
 import { client, consoleCall, newAccount, newKey, unique } from './support/accounts.ts';
 import { CONSOLE_TOKEN, type TestContext, useTestApp } from './support/app.ts';
-import { applyTo, candidateBody, uploadPdf } from './support/intake.ts';
+import { applicationBody, applyTo, candidateBody, pdfFixture, uploadPdf } from './support/intake.ts';
 import { managedJob } from './support/jobs.ts';
 import { drainAll } from './support/mail.ts';
 import { newTemplate, triggerScreening } from './support/screening.ts';
@@ -243,9 +243,15 @@ function assertRefusal(route: RouteGuard, res: LightMyRequestResponse, code: Err
   assertions += 3;
 }
 
-async function call(route: RouteGuard, ids: Record<string, string>, headers: Record<string, string>) {
+async function call(
+  route: RouteGuard,
+  ids: Record<string, string>,
+  headers: Record<string, string>,
+  payload?: object,
+) {
   requests += 1;
-  return ctx.app.inject(requestFor(route, ids, headers));
+  const request = requestFor(route, ids, headers);
+  return ctx.app.inject(payload === undefined ? request : { ...request, payload });
 }
 
 /** The managed role of each seeded account (a backend role of the matches' labelled set) and a CV it matches. */
@@ -810,21 +816,104 @@ describe('/console pages: each role reaches only what its rights allow (extensio
   });
 });
 
+/**
+ * Bodies that the document's samples cannot give, so that the route answers 2xx: each reads a
+ * fresh upload, made with a second key of the account so that the key under test counts only the
+ * route's own request.
+ */
+const VALID_BODIES: Record<string, (helper: ReturnType<typeof client>) => Promise<object>> = {
+  'POST /v1/jobs/:jobId/applications': async (helper) =>
+    applicationBody(ctx.clock, (await uploadPdf(ctx, helper, pdfFixture('cv-2-pages.pdf'))).uploadId),
+  'POST /v1/candidates': async (helper) =>
+    candidateBody((await uploadPdf(ctx, helper, pdfFixture('cv-2-pages.pdf'))).uploadId),
+};
+
+/** Routes whose answer ends what others need (the job's close, deletions): they run last. */
+const ENDS_SOMETHING = (route: RouteGuard) =>
+  route.method === 'DELETE' ? 2 : route.url.endsWith('/close') ? 1 : 0;
+
+/** The X-RateLimit headers of a key's answer: the account's limit, what is left, the window's end. */
+function assertLimitHeaders(
+  route: RouteGuard,
+  res: LightMyRequestResponse,
+  limit: number,
+  remaining: number,
+) {
+  const where = `${key(route)} ${res.statusCode}`;
+  assert.equal(res.headers['x-ratelimit-limit'], String(limit), `${where}: X-RateLimit-Limit`);
+  assert.equal(res.headers['x-ratelimit-remaining'], String(remaining), `${where}: X-RateLimit-Remaining`);
+  const reset = Number(res.headers['x-ratelimit-reset']);
+  const nowSeconds = ctx.clock.now().getTime() / 1000;
+  assert.ok(
+    Number.isInteger(reset) && reset >= Math.floor(nowSeconds) && reset <= nowSeconds + 60,
+    `${where}: X-RateLimit-Reset ${res.headers['x-ratelimit-reset']} is not within the test clock's minute`,
+  );
+  assertions += 3;
+}
+
 describe('the right credential on its own ids passes the guard', () => {
   // The control for the API tables above: the same requests, with the right credential and the
   // account's own ids, are neither refused nor not found. It changes the owner's resources, so it
-  // runs last, and its deletions last of all.
-  test('no 401, 403 or 404, and no 5xx', async () => {
-    const routes = [...apiRoutes(), ...consoleRoutes()].sort(
-      (a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'),
+  // runs last, and its deletions last of all. Each rate-limited /v1 route answers 2xx here, with
+  // the X-RateLimit headers of a key that counted exactly that request.
+  test('no 401, 403 or 404, and no 5xx; each rate-limited /v1 route 2xx with its headers', async () => {
+    const routes = [...apiRoutes(), ...consoleRoutes()].sort((a, b) => ENDS_SOMETHING(a) - ENDS_SOMETHING(b));
+    const helper = client(ctx.app, (await newKey(ctx.app, owner.accountId, [...SCOPES])).secret);
+    const counted = await newKey(ctx.app, owner.accountId, [...SCOPES]);
+    // The role tests' forms closed and unmanaged the seeded ad; its matches answer 2xx only when it
+    // is published and managed again.
+    const republished = await helper.post(`/v1/jobs/${owner.ids.jobId}/publish`);
+    assert.equal(republished.statusCode, 200, republished.body);
+    const remanaged = await consoleCall(
+      ctx.app,
+      'POST',
+      `/accounts/${owner.accountId}/jobs/${owner.ids.jobId}/manage`,
     );
+    assert.ok([200, 409].includes(remanaged.statusCode), remanaged.body);
+    let spent = 0;
     for (const route of routes) {
       if (paramsOf(route.url).some((name) => name in NOT_ACCOUNT_SCOPED)) continue;
-      const credential = isApi(route.url) ? owner.secret : CONSOLE_TOKEN;
-      const res = await call(route, owner.ids, { authorization: `Bearer ${credential}` });
+      const credential = isApi(route.url) ? counted.secret : CONSOLE_TOKEN;
+      const body = await VALID_BODIES[key(route)]?.(helper);
+      const res = await call(route, owner.ids, { authorization: `Bearer ${credential}` }, body);
       assert.ok(![401, 403, 404].includes(res.statusCode), `${key(route)}: ${res.statusCode} ${res.body}`);
       assert.ok(res.statusCode < 500, `${key(route)}: ${res.statusCode} ${res.body}`);
       assertions += 2;
+      if (!route.rateLimited) {
+        assert.equal(res.headers['x-ratelimit-limit'], undefined, `${key(route)} is not rate limited`);
+        continue;
+      }
+      spent += 1;
+      assert.ok(res.statusCode < 300, `${key(route)}: ${res.statusCode} ${res.body}`);
+      assertLimitHeaders(route, res, 1_000_000, 1_000_000 - spent);
     }
+    assert.ok(spent >= 15, `only ${spent} rate-limited /v1 answers`);
+  });
+});
+
+describe('/v1: every rate-limited route counts against the key and refuses past the limit', () => {
+  // Runs after the control above, on its own account with a limit of one request a minute: each
+  // route, with a fresh key, answers its first request with Remaining 0 and its second 429.
+  test('the second request of a minute: 429 rate_limited with Retry-After and the headers', async () => {
+    const limited = await newAccount(ctx.app, { dpa: true, limits: { requestsPerMinute: 1 } });
+    const ids = Object.fromEntries(Object.keys(owner.ids).map((name) => [name, unique(name)]));
+    let checked = 0;
+    for (const route of apiRoutes().filter((r) => r.rateLimited)) {
+      const secret = (await newKey(ctx.app, limited.id, [...SCOPES])).secret;
+      const headers = { authorization: `Bearer ${secret}` };
+      const first = await call(route, ids, headers);
+      assert.ok(first.statusCode !== 429 && first.statusCode < 500, `${key(route)}: ${first.statusCode}`);
+      assertLimitHeaders(route, first, 1, 0);
+      const second = await call(route, ids, headers);
+      assertRefusal(route, second, 'rate_limited', 'past the per-minute limit');
+      assertLimitHeaders(route, second, 1, 0);
+      const retryAfter = Number(second.headers['retry-after']);
+      assert.ok(
+        retryAfter >= 1 && retryAfter <= 60,
+        `${key(route)}: Retry-After ${second.headers['retry-after']}`,
+      );
+      checked += 1;
+    }
+    assert.ok(checked >= 15, `only ${checked} rate-limited /v1 routes`);
   });
 });

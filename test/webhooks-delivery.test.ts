@@ -191,7 +191,13 @@ describe('webhook deliveries to a real local receiver', () => {
     }
     const gone = await consoleCall(ctx.app, 'DELETE', `/accounts/${s.account.id}/webhooks/${webhook.id}`);
     assert.equal(gone.statusCode, 204);
-    assert.equal((await log(s.account.id, webhook.id).catch(() => null)) === null, true);
+    const after = await consoleCall(
+      ctx.app,
+      'GET',
+      `/accounts/${s.account.id}/webhooks/${webhook.id}/deliveries`,
+    );
+    assert.equal(after.statusCode, 404, `the deleted webhook's deliveries: ${after.body}`);
+    assert.equal(after.json().error.code, 'not_found');
     await hook.close();
   });
 

@@ -4,6 +4,7 @@ import { resolveConsoleToken } from '../services.ts';
 const USAGE = `Usage: npm run console -- <command>
 
   account:create <name> [companyAddress]     create an account
+  account:list [cursor]                      the accounts, 50 a page (nextCursor pages on)
   account:get <accountId>
   account:address <accountId> <address>     choose the company address
   account:dpa <accountId>                    record that an admin accepted the addendum
@@ -21,18 +22,56 @@ const config = parseConfig(process.env);
 const { token } = resolveConsoleToken(config);
 const [command, ...args] = process.argv.slice(2);
 
+/** One line on what went wrong talking to the service, never a stack trace. */
+function unreachable(error: unknown, base: string): string {
+  const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+  const why =
+    cause === 'ECONNREFUSED'
+      ? 'nothing is listening there'
+      : cause === 'ENOTFOUND'
+        ? 'that host name does not resolve'
+        : String(cause);
+  return `error: cannot reach the service at ${base} (${why}). Is it running? Set PUBLIC_BASE_URL (or PORT) to where it listens.`;
+}
+
 async function call(method: string, path: string, body?: unknown): Promise<void> {
-  const res = await fetch(`${config.http.publicBaseUrl}/console/v1${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const base = config.http.publicBaseUrl;
+  let res: Response;
+  try {
+    res = await fetch(`${base}/console/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (error) {
+    fail(unreachable(error, base));
+  }
   const text = await res.text();
-  console.log(`${res.status} ${text ? JSON.stringify(JSON.parse(text), null, 2) : ''}`);
+  let shown = text;
+  try {
+    shown = text ? JSON.stringify(JSON.parse(text), null, 2) : '';
+  } catch {
+    // Not JSON (a proxy's error page, another program on the port): shown as it came.
+  }
+  console.log(`${res.status} ${shown}`);
   if (!res.ok) process.exitCode = 1;
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+function jsonArgument(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return fail(`error: the body is not JSON: ${(error as Error).message}`);
+  }
 }
 
 const need = (n: number) => {
@@ -46,6 +85,9 @@ switch (command) {
   case 'account:create':
     need(1);
     await call('POST', '/accounts', { name: args[0], ...(args[1] ? { companyAddress: args[1] } : {}) });
+    break;
+  case 'account:list':
+    await call('GET', `/accounts${args[0] ? `?cursor=${encodeURIComponent(args[0])}` : ''}`);
     break;
   case 'account:get':
     need(1);
@@ -80,7 +122,7 @@ switch (command) {
     break;
   case 'call':
     need(2);
-    await call(args[0]!.toUpperCase(), args[1]!, args[2] === undefined ? undefined : JSON.parse(args[2]));
+    await call(args[0]!.toUpperCase(), args[1]!, args[2] === undefined ? undefined : jsonArgument(args[2]));
     break;
   default:
     console.error(USAGE);

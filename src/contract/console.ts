@@ -45,6 +45,20 @@ export const Account = Type.Object({
 });
 export type Account = Static<typeof Account>;
 
+/** GET /console/v1/accounts: the platform's accounts, oldest first, a page at a time. */
+export const AccountListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    cursor: Type.Optional(Text({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export const AccountList = Type.Object({
+  accounts: Type.Array(Account),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+export type AccountList = Static<typeof AccountList>;
+
 export const AccountCreate = Type.Object(
   {
     name: Name,

@@ -131,11 +131,6 @@ export const JobEdit = Type.Object(
   { additionalProperties: false, title: 'JobWrite (edit)' },
 );
 export type JobEdit = Static<typeof JobEdit>;
-export type JobWords = Partial<Static<ReturnType<typeof wordsSchema>>>;
-function wordsSchema() {
-  return Type.Object(wordProperties);
-}
-
 const Company = Type.Object({ name: Type.String(), logoUrl: Type.Optional(Type.String({ format: 'uri' })) });
 
 const jobReadProperties = {

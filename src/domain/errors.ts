@@ -1,18 +1,7 @@
-import {
-  type CvRejectReason,
-  ERROR_CATALOGUE,
-  type ErrorCode,
-  type ErrorExtra,
-  errorStatus,
-} from '../contract/errors.ts';
+import { type CvRejectReason, type ErrorCode, type ErrorExtra, errorStatus } from '../contract/errors.ts';
 import type { Scope } from '../contract/vocabulary.ts';
 
 export type { ErrorCode, ErrorExtra };
-
-/** Each code's HTTP status, from the catalogue in contract/errors.ts. */
-export const ERROR_STATUS = Object.fromEntries(
-  Object.entries(ERROR_CATALOGUE).map(([code, { status }]) => [code, status]),
-) as Record<ErrorCode, number>;
 
 /** A code whose extras are all optional may leave them out; one with a required extra may not. */
 type ExtraArgs<C extends ErrorCode> =

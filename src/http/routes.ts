@@ -1,5 +1,6 @@
 import { createAccount } from './console/accounts/create-account.ts';
 import { getAccount } from './console/accounts/get-account.ts';
+import { listAccounts } from './console/accounts/list-accounts.ts';
 import { updateAccount } from './console/accounts/update-account.ts';
 import { listAudit } from './console/audit/list-audit.ts';
 import {
@@ -87,6 +88,7 @@ export const routes: Route[] = [
   createCandidate,
   triggerScreening,
   createAccount,
+  listAccounts,
   getAccount,
   updateAccount,
   createKey,

@@ -42,6 +42,8 @@ export interface RouteGuard {
    * for every other route.
    */
   right: Right | null;
+  /** A key's answers carry the X-RateLimit headers and count against its per-minute limit. */
+  rateLimited: boolean;
 }
 
 const guardTables = new WeakMap<FastifyInstance, RouteGuard[]>();
@@ -93,7 +95,9 @@ export function registerGuard(
     const scopes = config?.anyScope ?? (config?.scope ? [config.scope] : []);
     const credential = config?.console ? 'console' : scopes.length > 0 ? 'key' : 'none';
     const right = config?.right ?? null;
-    for (const one of [method].flat()) table.push({ method: one, url, credential, scopes, right });
+    const rateLimited = credential === 'key' && config?.rateLimited !== false;
+    for (const one of [method].flat())
+      table.push({ method: one, url, credential, scopes, right, rateLimited });
   });
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {

@@ -1,8 +1,8 @@
 import type { Registry } from 'prom-client';
+import type { Scope } from '../contract/vocabulary.ts';
 import type { Right } from '../domain/console-users/rights.ts';
 import type { ClaimedRecord } from '../domain/idempotency/idempotency-repository.ts';
 import type { Principal } from '../domain/keys/key-service.ts';
-import type { Scope } from '../domain/keys/scopes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

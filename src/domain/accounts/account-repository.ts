@@ -45,6 +45,13 @@ export const accountRepository = {
     return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
+  /** Up to `limit` accounts after `afterId`, in id order (ids sort by creation time). */
+  async page(db: Executor, afterId: string | null, limit: number): Promise<AccountRow[]> {
+    let query = db.selectFrom('accounts').selectAll().orderBy('id').limit(limit);
+    if (afterId !== null) query = query.where('id', '>', afterId);
+    return query.execute();
+  },
+
   async findByAddress(db: Executor, address: string): Promise<AccountRow | undefined> {
     return db.selectFrom('accounts').selectAll().where('company_address', '=', address).executeTakeFirst();
   },

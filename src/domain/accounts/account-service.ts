@@ -1,11 +1,13 @@
 import {
   type Account,
   type AccountCreate,
+  type AccountList,
   type AccountPatch,
   COMPANY_ADDRESS_PATTERN,
 } from '../../contract/console.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Seal } from '../seal.ts';
@@ -84,6 +86,23 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
       } catch (error) {
         throw uniqueAddressConflict(error, input.companyAddress);
       }
+    },
+
+    /** The platform's accounts, oldest first; `cursor` is a previous page's nextCursor. */
+    async list(query: { limit?: number; cursor?: string } = {}): Promise<AccountList> {
+      const limit = query.limit ?? 50;
+      let afterId: string | null = null;
+      if (query.cursor !== undefined) {
+        afterId = decodeCursor(query.cursor);
+        if (afterId === null)
+          throw badRequest('cursor is not a cursor this API handed out.', { field: 'cursor' });
+      }
+      const rows = await accountRepository.page(db, afterId, limit + 1);
+      const page = rows.slice(0, limit);
+      return {
+        accounts: page.map(toAccountView),
+        nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!.id) : null,
+      };
     },
 
     async get(id: string): Promise<Account> {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApiKey, KeyCreate } from '../../contract/console.ts';
+import { isScope, SCOPES, type Scope } from '../../contract/vocabulary.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
@@ -7,7 +8,6 @@ import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, dpaRequired, notFound } from '../errors.ts';
 import type { Seal } from '../seal.ts';
 import { type ApiKeyRow, keyRepository } from './key-repository.ts';
-import { isScope, SCOPES, type Scope } from './scopes.ts';
 
 export interface Principal {
   keyId: string;

@@ -174,20 +174,6 @@ export function skillKey(name: string): string {
   return folded;
 }
 
-/** Skill keys found in free text: every canonical name or variant of two letters or more. */
-export function skillsInText(text: string, wanted: ReadonlySet<string>): Set<string> {
-  const found = new Set<string>();
-  const padded = ` ${fold(text)} `;
-  for (const [variant, key] of CANONICAL) {
-    if (!wanted.has(key) || variant.length < 2 || found.has(key)) continue;
-    if (padded.includes(` ${variant} `)) found.add(key);
-  }
-  for (const key of wanted) {
-    if (!found.has(key) && key.length >= 2 && padded.includes(` ${key} `)) found.add(key);
-  }
-  return found;
-}
-
 // Variants too common as plain words to count as a skill when met in running text.
 const AMBIGUOUS_IN_TEXT = new Set([
   'integration',

@@ -1,1 +1,0 @@
-export { isScope, SCOPES, type Scope } from '../../contract/vocabulary.ts';
