@@ -35,7 +35,7 @@ const bench = await startInProcess('hostile');
 const { runtime, checker } = bench;
 const app = await bench.appWith(checker);
 const quietLog = { info() {}, warn() {}, error() {} };
-const worker = (await import('../src/deps.ts')).createRuntimeWorker(runtime, { log: quietLog });
+const worker = (await import('../src/runtime.ts')).createRuntimeWorker(runtime, { log: quietLog });
 worker.start();
 
 const UNLIMITED = {

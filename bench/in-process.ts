@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
-import { createRuntime, createServices } from '../src/deps.ts';
-import type { CvInspector } from '../src/domain/intake/ports.ts';
+import type { CvInspector } from '../src/domain/ports.ts';
 import type { App } from '../src/http/types.ts';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
+import { createRuntime, createRuntimeApp } from '../src/runtime.ts';
+import { createServices } from '../src/services.ts';
 import { benchApplication } from './application-body.ts';
 
 /**
@@ -22,14 +22,7 @@ export async function startInProcess(name: string) {
   const checker = createCvChecker({ maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages });
   const runtime = await createRuntime(config, { inspector: checker });
   const appWith = (inspector: CvInspector): Promise<App> =>
-    buildApp({
-      services: createServices({ ...runtime.serviceDeps, inspector }),
-      files: runtime.files,
-      rateLimits: runtime.rateLimits,
-      clock: runtime.clock,
-      consoleToken: runtime.consoleToken,
-      publicBaseUrl: config.http.publicBaseUrl,
-    });
+    createRuntimeApp({ ...runtime, services: createServices({ ...runtime.serviceDeps, inspector }) });
   const close = async () => {
     await checker.close();
     await runtime.close();

@@ -6,7 +6,7 @@
  *   npm run bench:intake -- --n=100    (applications per round)
  */
 import fs from 'node:fs';
-import type { CvInspector } from '../src/domain/intake/ports.ts';
+import type { CvInspector } from '../src/domain/ports.ts';
 import { injectAccountWithJob, injectApplication, startInProcess } from './in-process.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4) ?? 60);

@@ -12,12 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
-import { createRuntime } from '../src/deps.ts';
 import { jobRepository } from '../src/domain/jobs/job-repository.ts';
-import { systemClock } from '../src/lib/clock.ts';
 import { encodeCursor } from '../src/lib/cursor.ts';
+import { createRuntime, createRuntimeApp } from '../src/runtime.ts';
 
 const JOBS = Number(process.argv.find((a) => a.startsWith('--jobs='))?.slice(7) ?? 100_000);
 const PAGE = 100;
@@ -89,14 +87,7 @@ console.log(`  page ${depth}:   ${(deep / 5).toFixed(2)} ms`);
 console.log(`  ratio deep/first: ${(deep / first).toFixed(2)}  (1.00 = depth costs nothing)`);
 
 // Throughput: the service vs a bare Fastify handler running the same SQL and serialising the rows.
-const app = await buildApp({
-  services,
-  files: runtime.files,
-  rateLimits: runtime.rateLimits,
-  clock: systemClock,
-  consoleToken: runtime.consoleToken,
-  publicBaseUrl: 'http://bench.local',
-});
+const app = await createRuntimeApp(runtime);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const bare = Fastify();
 bare.get('/v1/jobs', async () => {

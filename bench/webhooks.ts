@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../src/config.ts';
-import { createRuntime } from '../src/deps.ts';
+import { createRuntime } from '../src/runtime.ts';
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);

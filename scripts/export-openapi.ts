@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
-import { createRuntime } from '../src/deps.ts';
+import { createRuntime, createRuntimeApp } from '../src/runtime.ts';
 
 /** The OpenAPI document as the service serves it at /v1/openapi.json, built on a throwaway data dir. */
 export async function exportOpenApi(publicBaseUrl = 'https://careers.acme.test'): Promise<unknown> {
@@ -11,14 +10,7 @@ export async function exportOpenApi(publicBaseUrl = 'https://careers.acme.test')
   const config = parseConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: publicBaseUrl });
   const runtime = await createRuntime(config);
   try {
-    const app = await buildApp({
-      services: runtime.services,
-      files: runtime.files,
-      rateLimits: runtime.rateLimits,
-      clock: runtime.clock,
-      consoleToken: runtime.consoleToken,
-      publicBaseUrl,
-    });
+    const app = await createRuntimeApp(runtime);
     const document = app.swagger();
     await app.close();
     return document;

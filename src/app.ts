@@ -4,20 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type * as AjvModule from 'ajv';
 import type { Ajv } from 'ajv';
 import type AddFormats from 'ajv-formats';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
-import type { ConfiguredBlobStore } from './blob-store/index.ts';
-import type { ConnectionLimits } from './config.ts';
-import type { Services } from './deps.ts';
+import Fastify, { LogController } from 'fastify';
 import { badRequest, headerTooLarge, requestTimeout } from './domain/errors.ts';
 import { guardCapabilityRoutes } from './http/capability-urls.ts';
-import { registerConsoleWeb } from './http/console-web/index.ts';
-import { registerProbes } from './http/ops/probes.ts';
-import type { ApplyTunables } from './http/pages/apply/challenge.ts';
-import { registerApplyPages } from './http/pages/apply-page.ts';
+import type { HttpContext } from './http/context.ts';
 import { routes } from './http/routes.ts';
 import type { App } from './http/types.ts';
-import { registerLocalUploadRoute } from './http/uploads/receive-upload.ts';
-import type { Clock } from './lib/clock.ts';
 import { isEmailAddress } from './lib/email.ts';
 import { newId } from './lib/ids.ts';
 import {
@@ -40,28 +32,6 @@ import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerRequestLog } from './plugins/log.ts';
 import { registerConsoleOpenApi, registerOpenApi } from './plugins/openapi.ts';
 import { withPlainNumbers } from './plugins/query-numbers.ts';
-import type { RateLimitStore } from './rate-limit/store.ts';
-
-export interface AppOptions {
-  services: Services;
-  /** The CV store; the local one receives its presigned PUTs through this app. */
-  files: ConfiguredBlobStore;
-  rateLimits: RateLimitStore;
-  clock: Clock;
-  consoleToken: string;
-  publicBaseUrl: string;
-  bodyLimitBytes?: number;
-  trustProxy?: boolean | number | string;
-  logger?: FastifyServerOptions['logger'];
-  /** Requests without a valid credential one client address may send a minute (the guard's default otherwise). */
-  authFailuresPerMinute?: number;
-  /** The hosted apply page's abuse limits (challenge.ts's defaults otherwise). */
-  applyPage?: Partial<ApplyTunables>;
-  /** METRICS_TOKEN: the bearer token /metrics asks for; absent, /metrics is off. */
-  metricsToken?: string | null;
-  /** Timeouts and the per-address connection cap (config.ts's defaults otherwise). */
-  connections?: ConnectionLimits;
-}
 
 export const MAX_HEADER_BYTES = 16_384;
 
@@ -178,28 +148,29 @@ function lazySerializers(): SerializerFactory {
 }
 
 /**
- * Builds the service's HTTP app; it never listens (tests inject, main.ts listens). In the order a
- * request meets them: the server, the body parser and common headers, the plugins (metrics,
- * OpenAPI, guard, idempotency, errors), then the routes.
+ * Builds the service's HTTP app from its context; it never listens (tests inject, main.ts listens;
+ * both build it through src/runtime.ts). In the order a request meets them: the server, the body
+ * parser and common headers, the plugins (metrics, OpenAPI, guard, idempotency, errors), then the
+ * routes, each registered with the same context (src/http/routes.ts).
  */
-export async function buildApp(options: AppOptions): Promise<App> {
-  const app = createServer(options);
+export async function buildApp(context: HttpContext): Promise<App> {
+  const app = createServer(context);
   guardCapabilityRoutes(app);
-  const limits = options.connections ?? DEFAULT_CONNECTION_LIMITS;
+  const limits = context.connections ?? DEFAULT_CONNECTION_LIMITS;
   registerBodyDeadlines(app, limits);
   capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
   registerCommonHeaders(app);
-  if (options.logger) registerRequestLog(app);
-  const registry = await registerPlugins(app, options);
-  registerRoutes(app, options, registry);
+  if (context.logger) registerRequestLog(app);
+  await registerPlugins(app, context);
+  for (const route of routes) route(app, context);
   await app.ready();
   return app;
 }
 
-function createServer(options: AppOptions) {
+function createServer(options: HttpContext) {
   const validate = validatorCompiler();
   return Fastify({
     ...serverTimeouts(options.connections ?? DEFAULT_CONNECTION_LIMITS),
@@ -264,13 +235,12 @@ function registerCommonHeaders(app: App): void {
   });
 }
 
-type MetricsRegistry = Parameters<typeof registerFaultMetrics>[1];
-
 /** Metrics, fault counters, the OpenAPI documents, the guard, idempotency and error rendering. */
-async function registerPlugins(app: App, options: AppOptions): Promise<MetricsRegistry> {
+async function registerPlugins(app: App, options: HttpContext): Promise<void> {
   // Metrics only when they can be read (METRICS_TOKEN): prom-client and its collectors are not
   // loaded otherwise (issue 14: ~45 ms of start-up and ~8 MB).
   const registry = options.metricsToken ? (await import('./plugins/metrics.ts')).registerMetrics(app) : null;
+  app.decorate('metricsRegistry', registry);
   const faultMetrics = registerFaultMetrics(app, registry);
   watchRateLimitStore(app, options.rateLimits, faultMetrics);
   watchEmbeddings(app, options.services.matches, registry);
@@ -288,26 +258,4 @@ async function registerPlugins(app: App, options: AppOptions): Promise<MetricsRe
   });
   const storeRefusal = registerIdempotency(app, options.services.idempotency);
   registerErrorHandling(app, storeRefusal);
-  return registry;
-}
-
-/** Probes, the local upload route, the /v1 and /console/v1 routes, the hosted pages and the console. */
-function registerRoutes(app: App, options: AppOptions, registry: MetricsRegistry): void {
-  registerProbes(app, options.services, registry, options.rateLimits, options.metricsToken ?? null);
-  if (options.files.kind === 'local') {
-    registerLocalUploadRoute(app, options.files, (key) => options.services.uploads.markReceived(key));
-  }
-  for (const route of routes) route(app, options.services);
-  const secureCookies = options.publicBaseUrl.startsWith('https://');
-  registerApplyPages(app, options.services, {
-    rateLimits: options.rateLimits,
-    clock: options.clock,
-    secureCookies,
-    ...(options.applyPage ? { tunables: options.applyPage } : {}),
-  });
-  registerConsoleWeb(app, options.services, {
-    rateLimits: options.rateLimits,
-    clock: options.clock,
-    secureCookies,
-  });
 }

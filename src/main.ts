@@ -21,11 +21,11 @@ const { openDatabase } = await import('./db/connect.ts');
 const SWEEP_INTERVAL_MS = 60_000;
 
 type Config = ReturnType<typeof parseConfig>;
-type Runtime = import('./deps.ts').Runtime;
-type App = Awaited<ReturnType<typeof import('./deps.ts').createRuntimeApp>>;
+type Runtime = import('./runtime.ts').Runtime;
+type App = Awaited<ReturnType<typeof import('./runtime.ts').createRuntimeApp>>;
 /** What runs beside the HTTP listener and must be stopped on shutdown. */
 interface Background {
-  worker: ReturnType<typeof import('./deps.ts').createRuntimeWorker>;
+  worker: ReturnType<typeof import('./runtime.ts').createRuntimeWorker>;
   webhookDeliveries: ReturnType<Runtime['services']['webhookDispatcher']>;
   timers: NodeJS.Timeout[];
 }
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   opening.catch(() => undefined);
   const [{ createRuntime, createRuntimeApp, createRuntimeWorker }, { loggerOptions }] = await Promise.all([
-    import('./deps.ts'),
+    import('./runtime.ts'),
     import('./plugins/log.ts'),
   ]);
   const runtime = await runtimeOrExit(createRuntime(config, { handle: opening }), config.dataDir);

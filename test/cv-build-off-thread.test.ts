@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { buildVirtualCv } from '../src/cv-builder/index.ts';
 import { CvBuildRefused, createCvBuildRunner } from '../src/cv-builder/runner.ts';
-import type { VirtualCvBuilder } from '../src/domain/cv/cv-service.ts';
+import type { VirtualCvBuilder } from '../src/domain/cv/build-step.ts';
 import type { PdfPage, PdfTextItem } from '../src/pdf/cv-check.ts';
 import { longLinePdf } from './fixtures/hostile-pdfs.ts';
 import { closeDatabase, type TestContext, useTestApp } from './support/app.ts';

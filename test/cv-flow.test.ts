@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import type { CvInspector } from '../src/domain/intake/ports.ts';
+import type { CvInspector } from '../src/domain/ports.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { loggerOptions, serializeRequest } from '../src/plugins/log.ts';
 import { consoleCall, unique } from './support/accounts.ts';

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
-import ts from 'typescript';
+import { resolve, type SourceFile, SRC, sourceFiles, specifiers } from './support/sources.ts';
 
 /**
  * Imports point one way (docs/architecture.md): the contract imports nothing of ours;
  * infrastructure never imports the domain, HTTP, plugins or Fastify; the domain never imports HTTP,
- * plugins, the composition root or Fastify; and an area writes another area's tables only through
- * that area's service, never through its repository.
+ * plugins, the root or Fastify; HTTP and the plugins never import the root (the types they name
+ * live beside what they describe); only the runtime imports the app; and an area writes another
+ * area's tables only through that area's service, never through its repository. That no import
+ * goes round in a circle is test/import-cycles.test.ts's.
  */
-
-const SRC = path.resolve(import.meta.dirname, '../src');
 
 const INFRASTRUCTURE = new Set([
   'db',
@@ -24,19 +22,16 @@ const INFRASTRUCTURE = new Set([
   'cv-builder',
   'webhooks',
 ]);
-/** The composition root and the process entry points: they import everything, nothing imports them back. */
-const ROOT = new Set(['app', 'deps', 'main']);
+/**
+ * The root: the composition root (services.ts), the app (app.ts), the runtime that wires the two
+ * (runtime.ts) and the process entry point (main.ts). They import the layers; no layer imports them.
+ */
+const ROOT = new Set(['app', 'services', 'runtime', 'main']);
 /** Packages the contract may use: the schema library and nothing else. */
 const CONTRACT_PACKAGES = new Set(['typebox']);
 /** A repository method that writes starts with one of these verbs. */
 const WRITE_VERB =
   /^(insert|update|upsert|delete|remove|cancel|mark|erase|complete|add|retire|reclaim|move|ensure|use|touch|revoke|spend|set|create|save|claim|release|fail|retry)/;
-
-export interface SourceFile {
-  /** Path below src, with forward slashes (`domain/jobs/job-service.ts`). */
-  file: string;
-  text: string;
-}
 
 /** `domain/jobs/x.ts` → `domain`; `app.ts` → `app`. */
 function layerOf(file: string): string {
@@ -50,14 +45,22 @@ function areaOf(file: string): string | null {
   return parts[0] === 'domain' && parts.length > 2 ? parts[1]! : null;
 }
 
-function specifiers(text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-}
-
-/** Resolves a relative specifier to a path below src, or null for a package. */
-function resolve(from: string, specifier: string): string | null {
-  if (!specifier.startsWith('.')) return null;
-  return path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+/** Why `file` may not import `target` (both below src), or null when it may. */
+function wrongTurn(file: string, target: string): string | null {
+  const layer = layerOf(file);
+  const targetLayer = layerOf(target);
+  if (layer === 'contract' && targetLayer !== 'contract') return 'the contract imports nothing of ours';
+  if (INFRASTRUCTURE.has(layer) && ['domain', 'http', 'plugins', ...ROOT].includes(targetLayer)) {
+    return `infrastructure never imports ${targetLayer}`;
+  }
+  if (layer === 'domain' && ['http', 'plugins', ...ROOT].includes(targetLayer)) {
+    return `the domain never imports ${targetLayer}`;
+  }
+  if ((layer === 'http' || layer === 'plugins') && ROOT.has(targetLayer)) {
+    return `${layer} never imports the root (${target}); a type it names lives beside what it describes`;
+  }
+  if (target === 'app.ts' && file !== 'runtime.ts') return 'only runtime.ts imports the app';
+  return null;
 }
 
 /** Every import that points the wrong way, and every write into another area's repository. */
@@ -95,16 +98,8 @@ export function violations(files: SourceFile[]): string[] {
         found.push(`${where}: outside src`);
         continue;
       }
-      const targetLayer = layerOf(target);
-      if (layer === 'contract' && targetLayer !== 'contract') {
-        found.push(`${where}: the contract imports nothing of ours`);
-      }
-      if (INFRASTRUCTURE.has(layer) && ['domain', 'http', 'plugins', ...ROOT].includes(targetLayer)) {
-        found.push(`${where}: infrastructure never imports ${targetLayer}`);
-      }
-      if (layer === 'domain' && ['http', 'plugins', ...ROOT].includes(targetLayer)) {
-        found.push(`${where}: the domain never imports ${targetLayer}`);
-      }
+      const wrong = wrongTurn(file, target);
+      if (wrong !== null) found.push(`${where}: ${wrong}`);
     }
     const area = areaOf(file);
     if (area === null) continue;
@@ -117,16 +112,6 @@ export function violations(files: SourceFile[]): string[] {
     }
   }
   return found;
-}
-
-function sourceFiles(dir: string): SourceFile[] {
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => ({
-      file: name.split(path.sep).join('/'),
-      text: fs.readFileSync(path.join(dir, name), 'utf8'),
-    }));
 }
 
 describe('import direction', () => {
@@ -148,12 +133,22 @@ describe('import direction', () => {
       file('domain/jobs/job-service.ts', "import type { FastifyReply } from 'fastify';"),
       file('domain/jobs/job-view.ts', "import { principalOf } from '../../plugins/guard.ts';"),
       file('domain/intake/x.ts', "import { routes } from '../../http/routes.ts';"),
-      file('domain/cv/y.ts', "import { createServices } from '../../deps.ts';"),
+      file('domain/cv/y.ts', "import { createServices } from '../../services.ts';"),
       file('domain/screening/screening-repository.ts', 'export const screeningRepository = {};'),
       file('domain/jobs/close.ts', 'await screeningRepository.cancelOpenForJob(trx, id, now);'),
       file('domain/screening/own.ts', 'await screeningRepository.cancelOpenForJob(trx, id, now);'),
       file('domain/intake/read.ts', 'await screeningRepository.openFor(trx, id, c, now);'),
       file('http/v1/ok.ts', "import { x } from '../../domain/errors.ts';"),
+      file('http/types.ts', "import type { Services } from '../services.ts';"),
+      file('http/pages/page.ts', "import type { Runtime } from '../../runtime.ts';"),
+      file('plugins/guard.ts', "const { main } = await import('../main.ts');"),
+      file('http/ops/probes.ts', "import { MAX_HEADER_BYTES } from '../../app.ts';"),
+      file('main.ts', "const { buildApp } = await import('./app.ts');"),
+      file(
+        'runtime.ts',
+        "import { buildApp } from './app.ts';\nimport { createServices } from './services.ts';",
+      ),
+      file('http/context.ts', "import type { Services } from '../domain/services.ts';"),
     ]);
     const files = found.map((line) => line.split(' ')[0]);
     assert.deepEqual(files, [
@@ -168,6 +163,11 @@ describe('import direction', () => {
       'domain/intake/x.ts',
       'domain/cv/y.ts',
       'domain/jobs/close.ts',
+      'http/types.ts',
+      'http/pages/page.ts',
+      'plugins/guard.ts',
+      'http/ops/probes.ts',
+      'main.ts',
     ]);
   });
 });

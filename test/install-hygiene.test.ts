@@ -83,7 +83,7 @@ const fs = await import('node:fs');
 const os = await import('node:os');
 const path = await import('node:path');
 const { parseConfig } = await import('./src/config.ts');
-const { createRuntime } = await import('./src/deps.ts');
+const { createRuntime } = await import('./src/runtime.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-s3-'));
 const env = { DATA_DIR: dataDir, ...(process.argv[1] === 's3' ? { S3_BUCKET: 'cvs', S3_REGION: 'eu-west-1' } : {}) };
 const runtime = await createRuntime(parseConfig(env));

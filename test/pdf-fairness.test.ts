@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { CvInspector } from '../src/domain/intake/ports.ts';
+import type { CvInspector } from '../src/domain/ports.ts';
 import { createCvChecker } from '../src/pdf/cv-check.ts';
 import { CheckQueueFull, type CheckShare, FairLimiter } from '../src/pdf/fair-limiter.ts';
 import { intakeAccount, unique } from './support/accounts.ts';

@@ -1,5 +1,5 @@
 import { parseConfig } from '../config.ts';
-import { resolveConsoleToken } from '../deps.ts';
+import { resolveConsoleToken } from '../services.ts';
 
 const USAGE = `Usage: npm run console -- <command>
 

@@ -40,12 +40,17 @@ import {
   listWebhooks,
   retryDelivery,
 } from './console/webhooks/webhook-routes.ts';
+import { consoleWeb } from './console-web/index.ts';
+import { probes } from './ops/probes.ts';
+import { referencePage } from './ops/reference-page.ts';
+import { applyPages } from './pages/apply-page.ts';
 import { claimPages } from './pages/claim-page.ts';
 import { jobFeedJson } from './pages/feed-json.ts';
 import { jobFeedPage } from './pages/feed-page.ts';
 import { jobPage } from './pages/job-page.ts';
 import { sitemap } from './pages/sitemap.ts';
 import type { Route } from './types.ts';
+import { localUploads } from './uploads/receive-upload.ts';
 import { createApplication } from './v1/applications/create-application.ts';
 import { createCandidate } from './v1/applications/create-candidate.ts';
 import { createUpload } from './v1/applications/create-upload.ts';
@@ -61,8 +66,15 @@ import { listMatches } from './v1/jobs/list-matches.ts';
 import { publishJob } from './v1/jobs/publish-job.ts';
 import { triggerScreening } from './v1/screening/trigger-screening.ts';
 
-/** Every route of the service, public and console. */
+/**
+ * Every route of the service, each registered with the HTTP context (src/http/context.ts) in this
+ * order: the probes and documents, the local upload route, the /v1 and /console/v1 operations, the
+ * hosted pages, the apply pages and the console's web pages.
+ */
 export const routes: Route[] = [
+  probes,
+  referencePage,
+  localUploads,
   listJobs,
   getJob,
   createJob,
@@ -119,4 +131,6 @@ export const routes: Route[] = [
   removeUser,
   listAudit,
   sitemap,
+  applyPages,
+  consoleWeb,
 ];

@@ -6,7 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { Services } from '../deps.ts';
+import type { HttpContext } from './context.ts';
 
 /** The Fastify instance routes are registered on, typed by their TypeBox schemas. */
 export type App = FastifyInstance<
@@ -17,4 +17,5 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-export type Route = (app: App, services: Services) => void;
+/** One operation (or one page's routes): registered by src/http/routes.ts with the HTTP context. */
+export type Route = (app: App, context: HttpContext) => void;

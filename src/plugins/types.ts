@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client';
 import type { Scope } from '../contract/vocabulary.ts';
 import type { Right } from '../domain/console-users/rights.ts';
 import type { ClaimedRecord } from '../domain/idempotency/idempotency-repository.ts';
@@ -20,6 +21,10 @@ declare module 'fastify' {
      * page() and action() read it here, and the guard's route table lists it.
      */
     right?: Right;
+  }
+  interface FastifyInstance {
+    /** The Prometheus registry /metrics answers from; null when METRICS_TOKEN is unset (nothing is collected). */
+    metricsRegistry: Registry | null;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -1,30 +1,30 @@
-// The test app: built through the production composition root (src/deps.ts createRuntime and
+// The test app: built through the production runtime (src/runtime.ts createRuntime and
 // createRuntimeApp) from a test configuration, with only the outside world replaced: a manual
 // clock, one database per test file, a warm PDF pool shared by the file, the CV builder in process.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import type { AppOptions } from '../../src/app.ts';
 import type { LocalBlobStore } from '../../src/blob-store/index.ts';
 import { parseConfig } from '../../src/config.ts';
 import { buildVirtualCv } from '../../src/cv-builder/index.ts';
 import { type DbHandle, openDatabase } from '../../src/db/connect.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import {
-  createRuntime,
-  createRuntimeApp,
-  createRuntimeWorker,
-  type RuntimeOverrides,
-  type Services,
-} from '../../src/deps.ts';
-import type { VirtualCvBuilder } from '../../src/domain/cv/cv-service.ts';
-import type { CvInspector } from '../../src/domain/intake/ports.ts';
+import type { VirtualCvBuilder } from '../../src/domain/cv/build-step.ts';
+import type { CvInspector } from '../../src/domain/ports.ts';
+import type { Services } from '../../src/domain/services.ts';
+import type { HttpSettings } from '../../src/http/context.ts';
 import type { App } from '../../src/http/types.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';
 import { createCvChecker } from '../../src/pdf/cv-check.ts';
 import type { RateLimitStore } from '../../src/rate-limit/store.ts';
+import {
+  createRuntime,
+  createRuntimeApp,
+  createRuntimeWorker,
+  type RuntimeOverrides,
+} from '../../src/runtime.ts';
 import type { Worker } from '../../src/tasks/worker.ts';
 import type { Resolver } from '../../src/webhooks/sender.ts';
 import { freePort } from './net.ts';
@@ -64,7 +64,7 @@ export interface StartOptions {
   /** A database of the test's own (used as it is, not migrated); the file's shared one by default. */
   handle?: DbHandle;
   /** A logger for the app (e.g. `{ stream }` to read its log lines); silent when absent. */
-  logger?: AppOptions['logger'];
+  logger?: HttpSettings['logger'];
   /** Changes the services before the app is built (e.g. to make one method fail). */
   wrapServices?: (services: Services) => Services;
   /** The PDF checker; the file's warm pool by default. */
@@ -81,7 +81,7 @@ export interface StartOptions {
   /** The local CV store's DATA_DIR; a fresh temp dir by default. */
   filesDir?: string;
   /** The hosted apply page's abuse limits. */
-  applyPage?: AppOptions['applyPage'];
+  applyPage?: HttpSettings['applyPage'];
   /** Whose X-Forwarded-For to believe (TRUST_PROXY's value). */
   trustProxy?: false | number | string;
   /** METRICS_TOKEN (METRICS_TOKEN above by default); null: /metrics is off. */

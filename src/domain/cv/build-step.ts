@@ -1,5 +1,15 @@
-import type { CheckShare, CvFileStore, CvInspector } from '../intake/ports.ts';
-import type { VirtualCvBuilder } from './cv-service.ts';
+import type { ConsentLocale } from '../consent/consent-texts.ts';
+import type { CheckShare, CvFileStore, CvInspector } from '../ports.ts';
+
+/**
+ * Builds the virtual CV from the checked text; off the event loop in the service (a worker thread
+ * under a deadline, src/cv-builder/runner.ts). Rejects with an error named `CvBuildRefused` when
+ * the text itself cannot be built within the deadline or memory.
+ */
+export type VirtualCvBuilder = (
+  pages: { width: number; height: number; items: unknown[] }[],
+  prior: { name?: string; email?: string; locale?: ConsentLocale },
+) => unknown;
 
 const isBuildRefused = (error: unknown) => (error as Error | null)?.name === 'CvBuildRefused';
 

@@ -8,19 +8,9 @@ import { accountNoticeMail, claimMail } from '../../mail/templates.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
 import type { EventRecorder } from '../events/event-log.ts';
-import type { CvFileStore, CvInspector } from '../intake/ports.ts';
-import { checkAndBuildCv } from './build-step.ts';
+import type { CvFileStore, CvInspector } from '../ports.ts';
+import { checkAndBuildCv, type VirtualCvBuilder } from './build-step.ts';
 import { type CvSubject, cvRepository, type SubjectKind } from './cv-repository.ts';
-
-/**
- * Builds the virtual CV from the checked text; off the event loop in the service (a worker thread
- * under a deadline, src/cv-builder/runner.ts). Rejects with an error named `CvBuildRefused` when
- * the text itself cannot be built within the deadline or memory.
- */
-export type VirtualCvBuilder = (
-  pages: { width: number; height: number; items: unknown[] }[],
-  prior: { name?: string; email?: string; locale?: ConsentLocale },
-) => unknown;
 
 /** Matching's side of a CV's life (issue 19): a profile when built, nothing once erased. */
 export interface CvMatchPort {

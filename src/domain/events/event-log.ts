@@ -11,7 +11,6 @@ import type { Clock } from '../../lib/clock.ts';
 import { type CursorSealer, cursorSealer, decodeCursor } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { badRequest } from '../errors.ts';
-import { jobRepository } from '../jobs/job-repository.ts';
 import { type EventRow, eventRepository, type FeedPosition } from './event-repository.ts';
 
 /** Events are kept at least 30 days (extensions.md §3); one more day covers a late sweep. */
@@ -67,11 +66,23 @@ function clearPosition(cursor: string): FeedPosition | null {
 }
 
 /**
+ * Published jobs whose expiry passed after `after` (expires_at, id) and by `now`, in that order:
+ * the jobs area's read (jobRepository.listExpiredAfter), given by the composition root so that the
+ * event log does not import the area that records events through it.
+ */
+export type ExpiredJobs = (
+  db: Db,
+  after: { at: Date; id: string },
+  now: Date,
+  limit: number,
+) => Promise<{ id: string; account_id: string; expires_at: Date }[]>;
+
+/**
  * The event log. `cursorKey` is the server secret the feed's cursors are sealed under (derived for
  * that purpose alone): a cursor tells its holder nothing of the platform's other writes.
  */
-export function createEventLog(deps: { db: Db; clock: Clock; cursorKey: string }) {
-  const { db, clock } = deps;
+export function createEventLog(deps: { db: Db; clock: Clock; cursorKey: string; expiredJobs: ExpiredJobs }) {
+  const { db, clock, expiredJobs } = deps;
   const sealer = cursorSealer(deps.cursorKey, 'events feed');
   let clearCutoff: Promise<bigint> | null = null;
 
@@ -167,7 +178,7 @@ export function createEventLog(deps: { db: Db; clock: Clock; cursorKey: string }
       let emitted = 0;
       let position = from;
       for (;;) {
-        const due = await jobRepository.listExpiredAfter(db, position, now, SWEEP_BATCH);
+        const due = await expiredJobs(db, position, now, SWEEP_BATCH);
         if (due.length === 0) break;
         // A transaction may run again (src/db/retry.ts): count what the run that committed recorded.
         emitted += await db.transaction().execute(async (trx) => {

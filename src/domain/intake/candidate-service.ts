@@ -7,13 +7,13 @@ import type { TaskQueue } from '../../tasks/queue.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { attestationRequired, badRequest, dailyCapReached, notFound, uploadInvalid } from '../errors.ts';
 import type { EventRecorder } from '../events/event-log.ts';
+import type { CvFileStore } from '../ports.ts';
 import type { Seal } from '../seal.ts';
 import { applicationRepository } from './application-repository.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
 import { looksLikeCv } from './cv-likeness.ts';
 import { utcDay } from './day-window.ts';
 import { notACv } from './not-a-cv.ts';
-import type { CvFileStore } from './ports.ts';
 import type { UploadRow } from './upload-repository.ts';
 import type { UploadService } from './upload-service.ts';
 

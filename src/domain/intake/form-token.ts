@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { serviceSecret } from '../cv/service-secret.ts';
+import { serviceSecret } from '../service-secret.ts';
 
 export const FORM_TOKEN_TTL_MS = 2 * 60 * 60_000;
 

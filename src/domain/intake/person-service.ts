@@ -5,13 +5,13 @@ import { emailKey } from '../../lib/email.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
+import type { VirtualCvBuilder } from '../cv/build-step.ts';
 import { checkAndBuildCv } from '../cv/build-step.ts';
-import type { VirtualCvBuilder } from '../cv/cv-service.ts';
 import { conflict, notFound, uploadInvalid } from '../errors.ts';
+import type { CvFileStore, CvInspector } from '../ports.ts';
 import { looksLikeCv } from './cv-likeness.ts';
 import { notACv } from './not-a-cv.ts';
 import { type PersonRow, personRepository } from './person-repository.ts';
-import type { CvFileStore, CvInspector } from './ports.ts';
 import { uploadRepository } from './upload-repository.ts';
 import type { UploadService } from './upload-service.ts';
 

@@ -5,8 +5,8 @@ import { newId } from '../../lib/ids.ts';
 import { type CvRejectReason, ParserPoolUnavailable, rejectionMessage } from '../../pdf/cv-check.ts';
 import type { ConsentLocale } from '../consent/consent-texts.ts';
 import { badRequest, conflict, cvRejected, rateLimited, unavailable, uploadInvalid } from '../errors.ts';
+import type { CheckShare, CvFileStore, CvInspector, CvLimits, CvVerdict, TextDetail } from '../ports.ts';
 import type { Seal } from '../seal.ts';
-import type { CheckShare, CvFileStore, CvInspector, CvLimits, CvVerdict, TextDetail } from './ports.ts';
 import { type UploadHolder, type UploadRow, uploadRepository } from './upload-repository.ts';
 
 /** Who issued an upload and may name it: the API (and the console), or the hosted apply form. */

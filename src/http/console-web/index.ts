@@ -1,9 +1,6 @@
-import type { Services } from '../../deps.ts';
 import { AppError, errorForStatus, internal } from '../../domain/errors.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { RateLimitStore } from '../../rate-limit/store.ts';
 import { acceptForms, FORM_LIMITS } from '../pages/form-body.ts';
-import type { App } from '../types.ts';
+import type { App, Route } from '../types.ts';
 import { registerActivityPage } from './activity-page.ts';
 import { registerApplicationsPage } from './applications-page.ts';
 import { registerBillingPage } from './billing-page.ts';
@@ -25,12 +22,8 @@ import { registerWebhooksPage } from './webhooks-page.ts';
  * post and redirect, signed in by a session cookie, each action checked for its CSRF token and the
  * role's right, each change made by the same domain services the API uses.
  */
-export function registerConsoleWeb(
-  app: App,
-  services: Services,
-  options: { rateLimits: RateLimitStore; clock: Clock; secureCookies: boolean },
-): void {
-  const deps: WebDeps = { services, ...options };
+export const consoleWeb: Route = (app, { services, rateLimits, clock, secureCookies }) => {
+  const deps: WebDeps = { services, rateLimits, clock, secureCookies };
   app.register(async (web) => {
     acceptForms(web, FORM_LIMITS.console);
     web.setErrorHandler((error, request, reply) => {
@@ -59,4 +52,4 @@ export function registerConsoleWeb(
     registerActivityPage(app, deps);
     registerWebhooksPage(app, deps);
   });
-}
+};

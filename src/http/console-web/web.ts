@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../deps.ts';
 import type { Actor } from '../../domain/console-users/audit-service.ts';
 import { can, type Right } from '../../domain/console-users/rights.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { AppError, forbidden } from '../../domain/errors.ts';
+import type { Services } from '../../domain/services.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import type { RateLimitStore } from '../../rate-limit/store.ts';

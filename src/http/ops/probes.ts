@@ -1,10 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Registry } from 'prom-client';
-import type { Services } from '../../deps.ts';
 import { unauthorized, unavailable } from '../../domain/errors.ts';
-import type { RateLimitStore } from '../../rate-limit/store.ts';
-import type { App } from '../types.ts';
-import { registerReferencePage } from './reference-page.ts';
+import type { Route } from '../types.ts';
 
 /** The bearer token of an Authorization header, if any. */
 function bearer(header: string | undefined): string | null {
@@ -18,14 +14,10 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-export function registerProbes(
-  app: App,
-  services: Services,
+/** The health probes, /metrics, and the two OpenAPI documents. */
+export const probes: Route = (app, { services, rateLimits, metricsToken }) => {
   /** Null when METRICS_TOKEN is unset: /metrics is off and nothing is collected. */
-  registry: Registry | null,
-  rateLimits?: RateLimitStore,
-  metricsToken: string | null = null,
-): void {
+  const registry = app.metricsRegistry;
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   // 503 when the database does not answer (this instance cannot serve); 200 "degraded" when only
@@ -56,8 +48,7 @@ export function registerProbes(
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  registerReferencePage(app, 'Careers API reference');
   app.get('/console/v1/openapi.json', { schema: { hide: true } }, async () =>
     (app as unknown as { consoleSwagger: () => unknown }).consoleSwagger(),
   );
-}
+};

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import type { App } from '../types.ts';
+import type { App, Route } from '../types.ts';
 
 /**
  * The API reference at /v1/reference, rendered in the browser by Scalar from /v1/openapi.json.
@@ -124,3 +124,6 @@ export function registerReferencePage(app: App, title: string): void {
     return reply.type('application/javascript; charset=utf-8').send(bundle);
   });
 }
+
+/** GET /v1/reference and its script. */
+export const referencePage: Route = (app) => registerReferencePage(app, 'Careers API reference');

@@ -1,11 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Services } from '../../deps.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { RateLimitStore } from '../../rate-limit/store.ts';
-import type { App } from '../types.ts';
+import type { Route } from '../types.ts';
 import type { ApplyDeps } from './apply/apply-context.ts';
-import { type ApplyTunables, DEFAULT_APPLY_TUNABLES } from './apply/challenge.ts';
 import { applyScriptAsset } from './apply/script-asset.ts';
 import { showApplyForm } from './apply/show-form.ts';
 import { submitApplyForm } from './apply/submit-form.ts';
@@ -19,23 +15,8 @@ export { APPLY_POSTS_PER_MINUTE } from './apply/apply-context.ts';
  * the PDF) and, with it, sends the CV through the same presigned upload as the API. One file per
  * route under `./apply/`; the application itself is assembled by the intake service.
  */
-export function registerApplyPages(
-  app: App,
-  services: Services,
-  options: {
-    rateLimits: RateLimitStore;
-    clock: Clock;
-    secureCookies: boolean;
-    tunables?: Partial<ApplyTunables>;
-  },
-) {
-  const deps: ApplyDeps = {
-    services,
-    rateLimits: options.rateLimits,
-    clock: options.clock,
-    secureCookies: options.secureCookies,
-    tunables: { ...DEFAULT_APPLY_TUNABLES, ...options.tunables },
-  };
+export const applyPages: Route = (app, { services, rateLimits, clock, secureCookies, applyPage }) => {
+  const deps: ApplyDeps = { services, rateLimits, clock, secureCookies, tunables: applyPage };
   app.register(async (plugin) => {
     const pages = plugin.withTypeProvider<TypeBoxTypeProvider>();
     await pages.register(multipart, {
@@ -47,4 +28,4 @@ export function registerApplyPages(
     submitApplyForm(pages, deps);
   });
   applyScriptAsset(app);
-}
+};

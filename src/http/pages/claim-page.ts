@@ -59,7 +59,7 @@ function answer(reply: Parameters<typeof sendPage>[0], state: LinkState, done?: 
 const TokenParams = Type.Object({ token: Type.String() });
 
 /** The candidate's link: the page, and the two buttons (console.md "Candidate links"). */
-export const claimPages: Route = (app, { cv }) => {
+export const claimPages: Route = (app, { services: { cv } }) => {
   app.register(async (pages) => {
     // The buttons post an empty HTML form; only the route's own path carries meaning.
     acceptForms(pages, FORM_LIMITS.buttons);

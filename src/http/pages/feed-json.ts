@@ -33,7 +33,7 @@ const Query = Type.Object(
 );
 
 /** The job seeker feed as JSON: live roles, newest first, with the HTML page's filters. */
-export const jobFeedJson: Route = (app, { publicJobs }) => {
+export const jobFeedJson: Route = (app, { services: { publicJobs } }) => {
   app.get('/feed/jobs.json', { schema: { hide: true, querystring: Query } }, async (request, reply) => {
     const { cursor, limit, ...filters } = request.query;
     const page = await publicJobs.feed(cursor ?? null, limit ?? PAGE_SIZE, readFeedFilter(filters));

@@ -61,7 +61,7 @@ function paging(
 }
 
 /** The job seeker feed as an HTML page per language, with server-side filters and paging. */
-export const jobFeedPage: Route = (app, { publicJobs }) => {
+export const jobFeedPage: Route = (app, { services: { publicJobs } }) => {
   app.get(
     '/:lang/jobs',
     {

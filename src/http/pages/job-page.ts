@@ -186,7 +186,7 @@ const Params = Type.Object({
 });
 
 /** The hosted job page at `url`: `/{lang}/jobs/{company}/{role}`. */
-export const jobPage: Route = (app, { publicJobs }) => {
+export const jobPage: Route = (app, { services: { publicJobs } }) => {
   app.get(
     '/:lang/jobs/:company/:role',
     { schema: { hide: true, params: Params } },

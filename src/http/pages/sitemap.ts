@@ -1,4 +1,4 @@
-import type { Services } from '../../deps.ts';
+import type { Services } from '../../domain/services.ts';
 import { html, type SafeHtml } from '../../lib/html.ts';
 import type { Route } from '../types.ts';
 
@@ -33,7 +33,7 @@ async function buildSitemap(publicJobs: Services['publicJobs']): Promise<string>
  * request never costs the database more than nothing: the up to 50 feed queries of a build run
  * once per five minutes, whatever the traffic.
  */
-export const sitemap: Route = (app, { publicJobs, clock }) => {
+export const sitemap: Route = (app, { services: { publicJobs, clock } }) => {
   let cached: { builtAtMs: number; xml: Promise<string> } | null = null;
   app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {
     const now = clock.now().getTime();

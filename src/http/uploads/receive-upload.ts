@@ -7,6 +7,7 @@ import {
   UploadRefusedError,
 } from '../../blob-store/index.ts';
 import { type AppError, badRequest, conflict, forbidden, unsupportedMediaType } from '../../domain/errors.ts';
+import type { Route } from '../types.ts';
 
 /** What the route needs of the store (tests may wrap it). */
 export type UploadReceiver = Pick<LocalBlobStore, 'receive'>;
@@ -67,3 +68,9 @@ export function registerLocalUploadRoute(
     );
   });
 }
+
+/** The local store's upload route, marking each upload sent; with S3 the URLs point at S3 instead. */
+export const localUploads: Route = (app, { files, services }) => {
+  if (files.kind === 'local')
+    registerLocalUploadRoute(app, files, (key) => services.uploads.markReceived(key));
+};

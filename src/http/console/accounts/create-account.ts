@@ -1,7 +1,7 @@
 import { AccountCreate } from '../../../contract/console.ts';
 import type { Route } from '../../types.ts';
 
-export const createAccount: Route = (app, { accounts }) => {
+export const createAccount: Route = (app, { services: { accounts } }) => {
   app.post(
     '/console/v1/accounts',
     { config: { console: true }, schema: { hide: true, body: AccountCreate } },

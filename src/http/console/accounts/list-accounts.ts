@@ -1,7 +1,7 @@
 import { AccountList, AccountListQuery } from '../../../contract/console.ts';
 import type { Route } from '../../types.ts';
 
-export const listAccounts: Route = (app, { accounts }) => {
+export const listAccounts: Route = (app, { services: { accounts } }) => {
   app.get(
     '/console/v1/accounts',
     {

@@ -2,7 +2,7 @@ import { type Account, AccountParams, AccountPatch } from '../../../contract/con
 import { accountChangeFacts } from '../../../domain/console-users/audit-service.ts';
 import type { Route } from '../../types.ts';
 
-export const updateAccount: Route = (app, { accounts, audit }) => {
+export const updateAccount: Route = (app, { services: { accounts, audit } }) => {
   app.patch(
     '/console/v1/accounts/:accountId',
     { config: { console: true }, schema: { hide: true, params: AccountParams, body: AccountPatch } },

@@ -10,7 +10,7 @@ const JobPath = Type.Object({
 });
 const Email = Text({ format: 'email', minLength: 3, maxLength: 254 });
 
-export const listJobApplications: Route = (app, { applications }) => {
+export const listJobApplications: Route = (app, { services: { applications } }) => {
   app.get(
     '/console/v1/accounts/:accountId/jobs/:jobId/applications',
     { config: { console: true }, schema: { hide: true, params: JobPath } },
@@ -31,7 +31,7 @@ const UploadId = Type.Object(
  * in every account's matching pool once `cv` (an upload from POST /console/v1/uploads) is built
  * (extensions.md §2, Pool).
  */
-export const addPerson: Route = (app, { people }) => {
+export const addPerson: Route = (app, { services: { people } }) => {
   app.post(
     '/console/v1/people',
     {
@@ -55,7 +55,7 @@ export const addPerson: Route = (app, { people }) => {
 };
 
 /** The platform's upload slot for a person's CV: the same presigned PUT as POST /v1/uploads. */
-export const platformUpload: Route = (app, { people }) => {
+export const platformUpload: Route = (app, { services: { people } }) => {
   app.post(
     '/console/v1/uploads',
     { config: { console: true }, schema: { hide: true, body: UploadCreate } },
@@ -63,7 +63,7 @@ export const platformUpload: Route = (app, { people }) => {
   );
 };
 
-export const getPerson: Route = (app, { people }) => {
+export const getPerson: Route = (app, { services: { people } }) => {
   app.get(
     '/console/v1/people/:personId',
     { config: { console: true }, schema: { hide: true, params: PersonPath } },
@@ -72,7 +72,7 @@ export const getPerson: Route = (app, { people }) => {
 };
 
 /** The person's later choice (not in console.md; docs/decisions.md): `{ openToMatches }`, at once. */
-export const updatePerson: Route = (app, { people }) => {
+export const updatePerson: Route = (app, { services: { people } }) => {
   app.patch(
     '/console/v1/people/:personId',
     {
@@ -90,7 +90,7 @@ export const updatePerson: Route = (app, { people }) => {
 };
 
 /** The person deleted their virtual CV: file and CV erased, out of every pool and match at once. */
-export const deletePersonCv: Route = (app, { people }) => {
+export const deletePersonCv: Route = (app, { services: { people } }) => {
   app.delete(
     '/console/v1/people/:personId/cv',
     { config: { console: true }, schema: { hide: true, params: PersonPath } },
@@ -98,7 +98,7 @@ export const deletePersonCv: Route = (app, { people }) => {
   );
 };
 
-export const addSuppression: Route = (app, { candidates }) => {
+export const addSuppression: Route = (app, { services: { candidates } }) => {
   app.post(
     '/console/v1/suppressions',
     {

@@ -10,7 +10,7 @@ const JobPath = Type.Object({
 const AccountPath = Type.Object({ accountId: Text({ minLength: 1, maxLength: 64 }) });
 const base = '/console/v1/accounts/:accountId/jobs';
 
-export const listAccountJobs: Route = (app, { jobs }) => {
+export const listAccountJobs: Route = (app, { services: { jobs } }) => {
   app.get(
     base,
     { config: { console: true }, schema: { hide: true, params: AccountPath } },
@@ -20,7 +20,7 @@ export const listAccountJobs: Route = (app, { jobs }) => {
   );
 };
 
-export const consolePublishJob: Route = (app, { jobs }) => {
+export const consolePublishJob: Route = (app, { services: { jobs } }) => {
   app.post(
     `${base}/:jobId/publish`,
     { config: { console: true }, schema: { hide: true, params: JobPath, body: Type.Optional(PublishBody) } },
@@ -28,7 +28,7 @@ export const consolePublishJob: Route = (app, { jobs }) => {
   );
 };
 
-export const promoteJob: Route = (app, { jobs }) => {
+export const promoteJob: Route = (app, { services: { jobs } }) => {
   app.post(
     `${base}/:jobId/promote`,
     { config: { console: true }, schema: { hide: true, params: JobPath } },
@@ -36,7 +36,7 @@ export const promoteJob: Route = (app, { jobs }) => {
   );
 };
 
-export const manageJob: Route = (app, { jobs }) => {
+export const manageJob: Route = (app, { services: { jobs } }) => {
   app.post(
     `${base}/:jobId/manage`,
     { config: { console: true }, schema: { hide: true, params: JobPath } },
@@ -44,7 +44,7 @@ export const manageJob: Route = (app, { jobs }) => {
   );
 };
 
-export const unmanageJob: Route = (app, { jobs }) => {
+export const unmanageJob: Route = (app, { services: { jobs } }) => {
   app.post(
     `${base}/:jobId/unmanage`,
     { config: { console: true }, schema: { hide: true, params: JobPath } },

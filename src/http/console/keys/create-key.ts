@@ -1,7 +1,7 @@
 import { AccountParams, type ApiKey, KeyCreate } from '../../../contract/console.ts';
 import type { Route } from '../../types.ts';
 
-export const createKey: Route = (app, { keys, audit }) => {
+export const createKey: Route = (app, { services: { keys, audit } }) => {
   app.post(
     '/console/v1/accounts/:accountId/keys',
     { config: { console: true }, schema: { hide: true, params: AccountParams, body: KeyCreate } },

@@ -1,7 +1,7 @@
 import { KeyParams } from '../../../contract/console.ts';
 import type { Route } from '../../types.ts';
 
-export const revokeKey: Route = (app, { keys, audit }) => {
+export const revokeKey: Route = (app, { services: { keys, audit } }) => {
   app.delete(
     '/console/v1/accounts/:accountId/keys/:keyId',
     { config: { console: true }, schema: { hide: true, params: KeyParams } },

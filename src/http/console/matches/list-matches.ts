@@ -9,7 +9,7 @@ const JobPath = Type.Object({
 });
 
 /** The console's read of a managed role's matches: the same page as GET /v1/jobs/{jobId}/matches. */
-export const consoleListMatches: Route = (app, { matches }) => {
+export const consoleListMatches: Route = (app, { services: { matches } }) => {
   app.get(
     '/console/v1/accounts/:accountId/jobs/:jobId/matches',
     { config: { console: true }, schema: { hide: true, params: JobPath, querystring: MatchListQuery } },
@@ -24,7 +24,7 @@ const CandidatePath = Type.Object({
 });
 
 /** The virtual CV of one of the role's candidates: a match (a platform person's too), an applicant, an import. */
-export const consoleCandidateCv: Route = (app, { matches }) => {
+export const consoleCandidateCv: Route = (app, { services: { matches } }) => {
   app.get(
     '/console/v1/accounts/:accountId/jobs/:jobId/candidates/:candidateId/cv',
     { config: { console: true }, schema: { hide: true, params: CandidatePath } },

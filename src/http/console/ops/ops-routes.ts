@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Text } from '../../../contract/text.ts';
 import type { Route } from '../../types.ts';
 
-export const listMail: Route = (app, { mail }) => {
+export const listMail: Route = (app, { services: { mail } }) => {
   app.get(
     '/console/v1/mail',
     {
@@ -29,7 +29,7 @@ export const listMail: Route = (app, { mail }) => {
   );
 };
 
-export const listTasks: Route = (app, { tasks }) => {
+export const listTasks: Route = (app, { services: { tasks } }) => {
   app.get(
     '/console/v1/tasks',
     {
@@ -53,7 +53,7 @@ export const listTasks: Route = (app, { tasks }) => {
   );
 };
 
-export const retryTask: Route = (app, { tasks }) => {
+export const retryTask: Route = (app, { services: { tasks } }) => {
   app.post(
     '/console/v1/tasks/:taskId/retry',
     {

@@ -6,7 +6,7 @@ import type { Route } from '../../types.ts';
 const Id = Text({ minLength: 1, maxLength: 64 });
 const base = '/console/v1/accounts/:accountId';
 
-export const createTemplate: Route = (app, { screening }) => {
+export const createTemplate: Route = (app, { services: { screening } }) => {
   app.post(
     `${base}/screening-templates`,
     {
@@ -20,7 +20,7 @@ export const createTemplate: Route = (app, { screening }) => {
   );
 };
 
-export const updateTemplate: Route = (app, { screening }) => {
+export const updateTemplate: Route = (app, { services: { screening } }) => {
   app.patch(
     `${base}/screening-templates/:templateId`,
     {
@@ -37,7 +37,7 @@ export const updateTemplate: Route = (app, { screening }) => {
   );
 };
 
-export const completeScreening: Route = (app, { screening }) => {
+export const completeScreening: Route = (app, { services: { screening } }) => {
   app.post(
     `${base}/screenings/:screeningId/complete`,
     {
@@ -50,7 +50,7 @@ export const completeScreening: Route = (app, { screening }) => {
   );
 };
 
-export const billing: Route = (app, { screening }) => {
+export const billing: Route = (app, { services: { screening } }) => {
   app.get(
     `${base}/billing`,
     {

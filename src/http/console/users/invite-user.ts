@@ -2,7 +2,7 @@ import { AccountParams } from '../../../contract/console.ts';
 import { UserInvite } from '../../../contract/console-users.ts';
 import type { Route } from '../../types.ts';
 
-export const inviteUser: Route = (app, { consoleUsers }) => {
+export const inviteUser: Route = (app, { services: { consoleUsers } }) => {
   app.post(
     '/console/v1/accounts/:accountId/users',
     { config: { console: true }, schema: { hide: true, params: AccountParams, body: UserInvite } },

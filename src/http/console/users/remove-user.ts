@@ -1,7 +1,7 @@
 import { UserParams } from '../../../contract/console-users.ts';
 import type { Route } from '../../types.ts';
 
-export const removeUser: Route = (app, { consoleUsers }) => {
+export const removeUser: Route = (app, { services: { consoleUsers } }) => {
   app.delete(
     '/console/v1/accounts/:accountId/users/:userId',
     { config: { console: true }, schema: { hide: true, params: UserParams } },

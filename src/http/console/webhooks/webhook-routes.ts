@@ -3,7 +3,7 @@ import { DeliveryParams, WebhookCreate, WebhookParams } from '../../../contract/
 import type { Route } from '../../types.ts';
 
 /** POST /console/v1/accounts/{accountId}/webhooks → 201 { webhook, secret }: the secret, once. */
-export const createWebhook: Route = (app, { webhooks }) => {
+export const createWebhook: Route = (app, { services: { webhooks } }) => {
   app.post(
     '/console/v1/accounts/:accountId/webhooks',
     { config: { console: true }, schema: { hide: true, params: AccountParams, body: WebhookCreate } },
@@ -15,7 +15,7 @@ export const createWebhook: Route = (app, { webhooks }) => {
   );
 };
 
-export const listWebhooks: Route = (app, { webhooks }) => {
+export const listWebhooks: Route = (app, { services: { webhooks } }) => {
   app.get(
     '/console/v1/accounts/:accountId/webhooks',
     { config: { console: true }, schema: { hide: true, params: AccountParams } },
@@ -23,7 +23,7 @@ export const listWebhooks: Route = (app, { webhooks }) => {
   );
 };
 
-export const deleteWebhook: Route = (app, { webhooks }) => {
+export const deleteWebhook: Route = (app, { services: { webhooks } }) => {
   app.delete(
     '/console/v1/accounts/:accountId/webhooks/:webhookId',
     { config: { console: true }, schema: { hide: true, params: WebhookParams } },
@@ -34,7 +34,7 @@ export const deleteWebhook: Route = (app, { webhooks }) => {
   );
 };
 
-export const listDeliveries: Route = (app, { webhooks }) => {
+export const listDeliveries: Route = (app, { services: { webhooks } }) => {
   app.get(
     '/console/v1/accounts/:accountId/webhooks/:webhookId/deliveries',
     { config: { console: true }, schema: { hide: true, params: WebhookParams } },
@@ -42,7 +42,7 @@ export const listDeliveries: Route = (app, { webhooks }) => {
   );
 };
 
-export const retryDelivery: Route = (app, { webhooks }) => {
+export const retryDelivery: Route = (app, { services: { webhooks } }) => {
   app.post(
     '/console/v1/accounts/:accountId/webhooks/:webhookId/deliveries/:deliveryId/retry',
     { config: { console: true }, schema: { hide: true, params: DeliveryParams } },

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthoredJob } from '../../../contract/job.ts';
-import type { Services } from '../../../deps.ts';
 import type { ApplicationSource } from '../../../domain/intake/application-service.ts';
+import type { Services } from '../../../domain/services.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { html } from '../../../lib/html.ts';

@@ -9,7 +9,7 @@ import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
 import { v1Docs } from '../schema.ts';
 
-export const createApplication: Route = (app, { applications, idempotency }) => {
+export const createApplication: Route = (app, { services: { applications, idempotency } }) => {
   app.post(
     '/v1/jobs/:jobId/applications',
     {

@@ -4,7 +4,7 @@ import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
 import { v1Docs } from '../schema.ts';
 
-export const createCandidate: Route = (app, { candidates, idempotency }) => {
+export const createCandidate: Route = (app, { services: { candidates, idempotency } }) => {
   app.post(
     '/v1/candidates',
     {

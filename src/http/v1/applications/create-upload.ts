@@ -4,7 +4,7 @@ import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
 import { v1Docs } from '../schema.ts';
 
-export const createUpload: Route = (app, { uploads, idempotency }) => {
+export const createUpload: Route = (app, { services: { uploads, idempotency } }) => {
   app.post(
     '/v1/uploads',
     {

@@ -3,7 +3,7 @@ import { principalOf } from '../../../plugins/guard.ts';
 import type { Route } from '../../types.ts';
 import { v1Docs } from '../schema.ts';
 
-export const getApplication: Route = (app, { applications }) => {
+export const getApplication: Route = (app, { services: { applications } }) => {
   app.get(
     '/v1/applications/:applicationId',
     {

@@ -9,7 +9,7 @@ import { v1Docs } from '../schema.ts';
  */
 const FEED_SCOPES = [...new Set(EVENT_TYPE_NAMES.map(scopeOfEventType))];
 
-export const listEvents: Route = (app, { events }) => {
+export const listEvents: Route = (app, { services: { events } }) => {
   app.get(
     '/v1/events',
     {

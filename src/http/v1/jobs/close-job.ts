@@ -5,7 +5,7 @@ import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
 import { AuthoredJobRef, v1Docs } from '../schema.ts';
 
-export const closeJob: Route = (app, { jobs, idempotency }) => {
+export const closeJob: Route = (app, { services: { jobs, idempotency } }) => {
   app.post(
     '/v1/jobs/:jobId/close',
     {

@@ -4,7 +4,7 @@ import { principalOf } from '../../../plugins/guard.ts';
 import type { Route } from '../../types.ts';
 import { AuthoredJobRef, v1Docs } from '../schema.ts';
 
-export const editJob: Route = (app, { jobs }) => {
+export const editJob: Route = (app, { services: { jobs } }) => {
   app.patch(
     '/v1/jobs/:jobId',
     {

@@ -4,7 +4,7 @@ import { principalOf } from '../../../plugins/guard.ts';
 import type { Route } from '../../types.ts';
 import { JobRef, v1Docs } from '../schema.ts';
 
-export const listJobs: Route = (app, { jobs }) => {
+export const listJobs: Route = (app, { services: { jobs } }) => {
   app.get(
     '/v1/jobs',
     {

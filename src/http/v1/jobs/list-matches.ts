@@ -4,7 +4,7 @@ import { principalOf } from '../../../plugins/guard.ts';
 import type { Route } from '../../types.ts';
 import { v1Docs } from '../schema.ts';
 
-export const listMatches: Route = (app, { matches }) => {
+export const listMatches: Route = (app, { services: { matches } }) => {
   app.get(
     '/v1/jobs/:jobId/matches',
     {

@@ -5,7 +5,7 @@ import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
 import { AuthoredJobRef, v1Docs } from '../schema.ts';
 
-export const publishJob: Route = (app, { jobs, idempotency }) => {
+export const publishJob: Route = (app, { services: { jobs, idempotency } }) => {
   app.post(
     '/v1/jobs/:jobId/publish',
     {

@@ -9,7 +9,7 @@ import { answerWith } from '../../../plugins/idempotency.ts';
 import type { Route } from '../../types.ts';
 import { v1Docs } from '../schema.ts';
 
-export const triggerScreening: Route = (app, { screening, idempotency }) => {
+export const triggerScreening: Route = (app, { services: { screening, idempotency } }) => {
   app.post(
     '/v1/jobs/:jobId/candidates/:candidateId/screening',
     {

@@ -1,4 +1,7 @@
-/** What intake needs of the file store and the PDF checker; src/blob-store and src/pdf provide them. */
+/**
+ * What intake and the CV builds need of the file store and the PDF checker (src/blob-store and
+ * src/pdf provide them): beside the areas, so neither imports the other for them.
+ */
 export interface CvFileStore {
   presignPut(key: string, options: { bytes: number; expiresAt: Date }): Promise<string>;
   size(key: string): Promise<number | null>;
@@ -7,9 +10,9 @@ export interface CvFileStore {
   putFile(key: string, filePath: string): Promise<void>;
 }
 
-import type { CheckShare } from '../../pdf/fair-limiter.ts';
-import type { TextDetail } from '../../pdf/protocol.ts';
-import type { CvRejectReason } from '../../pdf/types.ts';
+import type { CheckShare } from '../pdf/fair-limiter.ts';
+import type { TextDetail } from '../pdf/protocol.ts';
+import type { CvRejectReason } from '../pdf/types.ts';
 
 export type { CheckShare, CvRejectReason, TextDetail };
 

@@ -1,18 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppOptions } from './app.ts';
-import { buildApp } from './app.ts';
-import { type BlobStore, type ConfiguredBlobStore, createBlobStore } from './blob-store/index.ts';
+import type { BlobStore } from './blob-store/index.ts';
 import type { Config } from './config.ts';
-import { createCvBuildRunner } from './cv-builder/runner.ts';
-import { type DbHandle, openDatabase } from './db/connect.ts';
-import { migrate, migrationsCurrent } from './db/migrate.ts';
+import type { DbHandle } from './db/connect.ts';
+import { migrationsCurrent } from './db/migrate.ts';
 import { createAccountService } from './domain/accounts/account-service.ts';
 import { createAuditService } from './domain/console-users/audit-service.ts';
 import { createConsoleUserService } from './domain/console-users/user-service.ts';
-import { createCvService, type VirtualCvBuilder } from './domain/cv/cv-service.ts';
+import type { VirtualCvBuilder } from './domain/cv/build-step.ts';
+import { createCvService } from './domain/cv/cv-service.ts';
 import { createEventLog } from './domain/events/event-log.ts';
-import { createWebhookDispatcher, type DispatcherLog } from './domain/events/webhook-dispatcher.ts';
+import { createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
 import { createWebhookService } from './domain/events/webhook-service.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
 import { createApplicationService } from './domain/intake/application-service.ts';
@@ -20,27 +18,30 @@ import { createCandidateService } from './domain/intake/candidate-service.ts';
 import { createFormTokens } from './domain/intake/form-token.ts';
 import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createPersonService } from './domain/intake/person-service.ts';
-import type { CvInspector, CvLimits } from './domain/intake/ports.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
+import { jobRepository } from './domain/jobs/job-repository.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';
 import { createKeyService } from './domain/keys/key-service.ts';
-import { type EmbeddingProvider, httpEmbeddings } from './domain/matches/embeddings.ts';
+import type { EmbeddingProvider } from './domain/matches/embeddings.ts';
 import { createMatchService } from './domain/matches/match-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
+import type { CvInspector, CvLimits } from './domain/ports.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
-import type { App } from './http/types.ts';
-import { type Clock, systemClock } from './lib/clock.ts';
+import type { Services } from './domain/services.ts';
+import type { Clock } from './lib/clock.ts';
 import { randomToken } from './lib/ids.ts';
 import { mailRepository } from './mail/mail-repository.ts';
-import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
-import { createCvChecker } from './pdf/cv-check.ts';
-import { memoryStore, type RateLimitStore, redisStore } from './rate-limit/store.ts';
+import type { Mailer } from './mail/mailer.ts';
 import { createTaskQueue } from './tasks/queue.ts';
 import { taskRepository } from './tasks/task-repository.ts';
-import { createWorker, type TaskHandlers, type WorkerLog } from './tasks/worker.ts';
+import type { TaskHandlers } from './tasks/worker.ts';
 import { createWebhookSender, type Resolver } from './webhooks/sender.ts';
 
+/**
+ * What the services are built from: the outside world and the settings they take. The composition
+ * root imports no HTTP; src/runtime.ts builds these from the configuration and the app over them.
+ */
 export interface ServiceDeps {
   handle: DbHandle;
   clock: Clock;
@@ -65,13 +66,18 @@ export interface ServiceDeps {
 const FINISHED_TASKS_KEPT_MS = 7 * 86_400_000;
 
 /** Composition root: every service built once, from narrow dependencies. */
-export function createServices(deps: ServiceDeps) {
+export function createServices(deps: ServiceDeps): Services {
   const { handle, clock, publicBaseUrl, files, inspector, cvLimits } = deps;
   const db = handle.db;
   const queue = createTaskQueue({ clock });
   const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
   const idempotency = createIdempotencyService({ db, clock });
-  const events = createEventLog({ db, clock, cursorKey: deps.claimLinkKey });
+  const events = createEventLog({
+    db,
+    clock,
+    cursorKey: deps.claimLinkKey,
+    expiredJobs: jobRepository.listExpiredAfter,
+  });
   const webhooks = createWebhookService({ db, clock, allowPrivate: deps.webhooks?.allowPrivate ?? false });
   const matches = createMatchService({
     db,
@@ -135,7 +141,6 @@ export function createServices(deps: ServiceDeps) {
     jobs: createJobService({ db, clock, publicBaseUrl, screenings: screening, events }),
     publicJobs: createPublicJobService({ db, clock, publicBaseUrl }),
     formTokens: createFormTokens({ db, clock }),
-    /** The services' clock, for what routes cache (the sitemap). */
     clock,
     cvLimits,
     cv,
@@ -147,13 +152,7 @@ export function createServices(deps: ServiceDeps) {
     readiness: () => migrationsCurrent(handle),
     events,
     webhooks,
-    /** The webhook deliverer (started by worker processes); its own HTTP client and slots. */
-    webhookDispatcher(options: {
-      log: DispatcherLog;
-      concurrency?: number;
-      perEndpoint?: number;
-      pollMs?: number;
-    }) {
+    webhookDispatcher(options) {
       const sender = createWebhookSender({
         allowPrivate: deps.webhooks?.allowPrivate ?? false,
         ...(deps.webhooks?.resolve ? { resolve: deps.webhooks.resolve } : {}),
@@ -169,7 +168,6 @@ export function createServices(deps: ServiceDeps) {
     },
     audit,
     consoleUsers,
-    /** Retention and housekeeping; safe to run on several workers at once. */
     async maintenance() {
       return {
         idempotencyRecords: await idempotency.sweep(),
@@ -190,45 +188,6 @@ export function createServices(deps: ServiceDeps) {
       };
     },
   };
-}
-
-export type Services = ReturnType<typeof createServices>;
-
-export interface Runtime {
-  /** The configuration the runtime was built from. */
-  config: Config;
-  handle: DbHandle;
-  /** What the services were built from; tools rebuild services with one part replaced. */
-  serviceDeps: ServiceDeps;
-  files: ConfiguredBlobStore;
-  services: Services;
-  rateLimits: RateLimitStore;
-  clock: Clock;
-  consoleToken: string;
-  consoleTokenSource: string;
-  /** Closes what the runtime created (never what was passed in as an override), newest first. */
-  close(): Promise<void>;
-}
-
-/**
- * The outside world a runtime may be given instead of building it from the configuration: tests
- * pass a manual clock, a shared database, a warm PDF pool, an in-process CV builder, a stand-in for
- * DNS; tools replace one part. What is passed in, its owner closes.
- */
-export interface RuntimeOverrides {
-  clock?: Clock;
-  handle?: DbHandle | Promise<DbHandle>;
-  /** false: the database is used as it is (its migrations are the caller's business). */
-  migrate?: boolean;
-  files?: ConfiguredBlobStore;
-  inspector?: CvInspector;
-  mailer?: Mailer;
-  build?: VirtualCvBuilder;
-  rateLimits?: RateLimitStore;
-  /** The webhook sender's resolver in place of DNS. */
-  resolve?: Resolver;
-  /** Changes the services once built (a test makes one method fail). */
-  wrapServices?: (services: Services) => Services;
 }
 
 /** DATA_DIR/`name`, holding a random token written once (mode 0600) by whichever start came first. */
@@ -265,125 +224,4 @@ export function resolveClaimLinkKey(config: Config): string {
   if (key.length < 32)
     throw new Error(`${file} holds no usable key (at least 32 characters); remove it to generate one.`);
   return key;
-}
-
-type Own = <T extends { close(): Promise<void> | void }>(thing: T) => T;
-
-/**
- * The service's runtime from its configuration: the clock, the database (migrated), the rate-limit
- * store, the console token, what the services are built from, and the services.
- */
-export async function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
-  const owned: { close(): Promise<void> | void }[] = [];
-  const own: Own = (thing) => {
-    owned.push(thing);
-    return thing;
-  };
-  const clock = overrides.clock ?? systemClock;
-  const handle = await (overrides.handle ??
-    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).then(own));
-  if (overrides.migrate !== false) await migrate(handle);
-  // Without Redis, only the embedded database (one process) lets the store vouch for every instance.
-  const rateLimits =
-    overrides.rateLimits ??
-    own(
-      config.redisUrl
-        ? redisStore(config.redisUrl)
-        : memoryStore({ generations: config.databaseUrl === null }),
-    );
-  const { token, source } = resolveConsoleToken(config);
-  const { files, serviceDeps } = await serviceDepsFor(config, overrides, handle, clock, own);
-  const services = createServices(serviceDeps);
-  return {
-    config,
-    handle,
-    serviceDeps,
-    files,
-    services: overrides.wrapServices ? overrides.wrapServices(services) : services,
-    rateLimits,
-    clock,
-    consoleToken: token,
-    consoleTokenSource: source,
-    async close() {
-      for (const thing of owned.splice(0).reverse()) await thing.close();
-    },
-  };
-}
-
-/** What the services are built from: the blob store, the PDF checker, the CV builder, the mailer, settings. */
-async function serviceDepsFor(
-  config: Config,
-  overrides: RuntimeOverrides,
-  handle: DbHandle,
-  clock: Clock,
-  own: Own,
-): Promise<{ files: ConfiguredBlobStore; serviceDeps: ServiceDeps }> {
-  const files =
-    overrides.files ??
-    own(
-      await createBlobStore(config, {
-        publicBaseUrl: config.http.publicBaseUrl,
-        dataDir: config.dataDir,
-        clock,
-      }),
-    );
-  const cvLimits = { maxBytes: config.cv.maxBytes, maxPages: config.cv.maxPages };
-  const inspector = overrides.inspector ?? own(createCvChecker(cvLimits));
-  const build = overrides.build ?? (own(createCvBuildRunner()).build as VirtualCvBuilder);
-  const mailer =
-    overrides.mailer ??
-    own(
-      config.mail.smtpUrl
-        ? smtpMailer({ db: handle.db, clock, url: config.mail.smtpUrl, from: config.mail.from })
-        : outboxMailer({ db: handle.db, clock }),
-    );
-  const serviceDeps: ServiceDeps = {
-    handle,
-    clock,
-    publicBaseUrl: config.http.publicBaseUrl,
-    files,
-    inspector,
-    cvLimits,
-    mailer,
-    build,
-    stagedTtlSeconds: config.cv.stagedTtlSeconds,
-    claimLinkKey: resolveClaimLinkKey(config),
-    webhooks: {
-      allowPrivate: config.webhooks.allowPrivate,
-      ...(overrides.resolve ? { resolve: overrides.resolve } : {}),
-    },
-    embeddings: config.embeddings ? httpEmbeddings(config.embeddings) : null,
-  };
-  return { files, serviceDeps };
-}
-
-/** The runtime's HTTP app, set up as its configuration says; `extra` for what the config does not hold. */
-export function createRuntimeApp(
-  runtime: Runtime,
-  extra: Pick<AppOptions, 'logger' | 'authFailuresPerMinute' | 'applyPage'> = {},
-): Promise<App> {
-  const { config } = runtime;
-  return buildApp({
-    services: runtime.services,
-    files: runtime.files,
-    rateLimits: runtime.rateLimits,
-    clock: runtime.clock,
-    consoleToken: runtime.consoleToken,
-    publicBaseUrl: config.http.publicBaseUrl,
-    bodyLimitBytes: config.http.bodyLimitBytes,
-    trustProxy: config.http.trustProxy,
-    metricsToken: config.metricsToken,
-    connections: config.http.connections,
-    ...extra,
-  });
-}
-
-/** The runtime's task worker (not started). */
-export function createRuntimeWorker(runtime: Runtime, options: { log: WorkerLog; pollMs?: number }) {
-  return createWorker({
-    db: runtime.handle.db,
-    clock: runtime.clock,
-    handlers: runtime.services.taskHandlers,
-    ...options,
-  });
 }

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/connect.ts';
-import { randomToken } from '../../lib/ids.ts';
+import type { Db } from '../db/connect.ts';
+import { randomToken } from '../lib/ids.ts';
 
 /** A secret shared by every instance through the database, created by whichever asks first. */
 export async function serviceSecret(db: Db, name: string, now: Date): Promise<string> {
