@@ -18,6 +18,7 @@ import {
   registerBodyDeadlines,
   serverTimeouts,
 } from './plugins/connections.ts';
+import { registerDrain } from './plugins/drain.ts';
 import { watchEmbeddings } from './plugins/embeddings-metrics.ts';
 import {
   MAX_PARAM_LENGTH,
@@ -159,6 +160,7 @@ export async function buildApp(context: HttpContext): Promise<App> {
   const limits = context.connections ?? DEFAULT_CONNECTION_LIMITS;
   registerBodyDeadlines(app, limits);
   capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
+  registerDrain(app);
   // Only JSON bodies are accepted; text/plain is answered 415 like any other type.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);

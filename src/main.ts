@@ -17,6 +17,7 @@ module.enableCompileCache();
 v8.setFlagsFromString('--wasm-tiering-budget=130000000');
 const { ConfigError, parseConfig } = await import('./config.ts');
 const { openDatabase } = await import('./db/connect.ts');
+const { drainOf } = await import('./plugins/drain.ts');
 
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -166,17 +167,14 @@ async function shutdown(signal: string, config: Config, runtime: Runtime, app: A
 }
 
 /**
- * The listener closes at once (new connections are refused; a request on a kept-alive connection
- * is answered 503); requests already running finish, the worker's tasks too. A kept-alive
- * connection whose request has just been answered is closed at once rather than held open until
- * its idle timeout (Node closes only the connections idle at close()).
+ * The drain (src/plugins/drain.ts): the listener closes once what the kernel accepted is taken;
+ * each connection's first request is served (it was sent before the signal), a later one on a
+ * kept-alive connection is answered 503; then Fastify's own close runs its hooks.
  */
-function closeListener(app: App): Promise<undefined> {
-  const closing = app.close();
-  const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
-  idleSweep.unref();
-  void closing.finally(() => clearInterval(idleSweep));
-  return closing;
+async function closeListener(app: App): Promise<undefined> {
+  await drainOf(app).start();
+  await app.close();
+  return undefined;
 }
 
 /** Whether `promise` settled within `ms` (it goes on either way). */

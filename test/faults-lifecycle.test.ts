@@ -210,7 +210,11 @@ async function readyToApply(service: ServiceProcess, count: number) {
   return { secret, jobId, uploadIds };
 }
 
-/** Requests written whole to their connections (the test signals only once all of them are). */
+/**
+ * Requests written whole to connections the server's kernel has accepted (the test signals only
+ * once all of them are): a request "sent before the signal". The write's callback alone can fire
+ * before the connection is made.
+ */
 let written = 0;
 
 /** One request on a connection of its own; answers its status, or the error that ended it. */
@@ -240,7 +244,21 @@ function request(baseUrl: string, method: string, path: string, secret: string, 
       },
     );
     req.on('error', (error) => resolve(String(error)));
-    req.end(payload, () => written++);
+    let connected = false;
+    let flushed = false;
+    const count = () => {
+      if (connected && flushed) written++;
+    };
+    req.on('socket', (socket) =>
+      socket.once('connect', () => {
+        connected = true;
+        count();
+      }),
+    );
+    req.end(payload, () => {
+      flushed = true;
+      count();
+    });
   });
 }
 
@@ -296,20 +314,12 @@ async function drainRun(signalBy: 'process' | 'group'): Promise<void> {
   }
 }
 
-// Not yet met (issue 25, item 3): in about half the runs on a loaded machine a few of the job lists
-// sent before the signal are reset (see docs/decisions.md). Kept as `todo` so it runs and reports
-// without failing the suite, until the drain is fixed.
-const DRAIN_TODO = 'a few requests sent before the signal are still reset in some runs';
-
 describe('the drain: requests in flight at the signal get their real answers (issue 25, item 3)', () => {
   for (const run of [1, 2, 3]) {
-    test(
-      `SIGTERM to the process, 20 applications and 20 job lists in flight (run ${run})`,
-      { todo: DRAIN_TODO },
-      () => drainRun('process'),
-    );
+    test(`SIGTERM to the process, 20 applications and 20 job lists in flight (run ${run})`, () =>
+      drainRun('process'));
   }
   for (const run of [1, 2, 3]) {
-    test(`SIGTERM to the whole process group (run ${run})`, { todo: DRAIN_TODO }, () => drainRun('group'));
+    test(`SIGTERM to the whole process group (run ${run})`, () => drainRun('group'));
   }
 });
