@@ -138,6 +138,11 @@ function configFor(options: StartOptions, publicBaseUrl: string) {
     WEBHOOK_ALLOW_PRIVATE: String(options.webhooks?.allowPrivate ?? false),
     ...(metricsToken === null ? {} : { METRICS_TOKEN: metricsToken }),
     ...(options.trustProxy === undefined ? {} : { TRUST_PROXY: String(options.trustProxy) }),
+    // A listening test app shares its event loop with the test's own client: a test that blocks it
+    // (spawnSync of tsc for seconds) let the service's 5 s keep-alive timer close a pooled
+    // connection in the same tick as the client reused it (ECONNRESET in sdk.test.ts). Tests keep
+    // Fastify's former 72 s; test/connections.test.ts sets its own.
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: '72000',
     ...options.env,
     ...(options.embeddings
       ? {
