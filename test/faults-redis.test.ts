@@ -86,6 +86,12 @@ describe('Redis outage', { skip }, () => {
     assert.deepEqual((await readiness()).body, { status: 'ready', database: 'up', redis: 'up' });
     const { api } = await jobsAccount(ctx.app, { limits: { requestsPerMinute: 1000 } });
     assert.equal((await api.get('/v1/jobs')).statusCode, 200);
+    // A first command slower than the 250 ms command timeout (a loaded machine, a cold script
+    // cache) counts in the instance and tries Redis again 2 s later: shared within a few seconds.
+    for (let tries = 0; store.health().mode !== 'shared' && tries < 20; tries++) {
+      await sleep(250);
+      assert.equal((await api.get('/v1/jobs')).statusCode, 200);
+    }
     assert.equal(store.health().mode, 'shared');
     assert.match(await metric('dependency_up{dependency="redis"}'), / 1$/);
   });
