@@ -88,7 +88,9 @@ async function tasksFor(c: TestContext, id: string) {
     .selectFrom('tasks')
     .selectAll()
     .where('key', 'like', `%:application:${id}`)
+    // The test clock can give two tasks the same instant: the name breaks the tie.
     .orderBy('created_at')
+    .orderBy('name')
     .execute();
 }
 
