@@ -140,8 +140,28 @@ export interface ApplicationsTable {
   reason: 'cv_unreadable' | null;
   claimed_at: NullableTimestamp;
   staged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The recruiter's pipeline stage (extensions.md §4); 'new' on arrival. */
+  stage: ColumnType<ApplicationStage, ApplicationStage | undefined, ApplicationStage>;
+  stage_changed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** §5's ApplicationWrite.source as sent; NULL when none was sent. */
+  source_detail: NullableJson<ApplicationSourceDetail>;
+  /** source_detail.channel when sent, else the route (`source`): what the console filters by. */
+  source_channel: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export const APPLICATION_STAGES = ['new', 'reviewing', 'shortlisted', 'interviewing', 'offered', 'hired', 'rejected'] as const;
+export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
+
+export interface ApplicationSourceDetail {
+  channel?: string;
+  utmSource?: string;
+  utmMedium?: string;
+  utmCampaign?: string;
+  utmTerm?: string;
+  utmContent?: string;
+  referrer?: string;
 }
 
 export interface CandidatesTable {

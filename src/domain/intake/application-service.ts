@@ -78,6 +78,7 @@ function applicationRow(id: string, a: Accepting, blobKey: string | null, at: Da
     consent_socket_address: a.hostedMeta?.socketAddress ?? null,
     lawful_basis: JSON.stringify(input.lawfulBasis),
     source: a.source,
+    source_channel: a.source,
     blob_key: blobKey,
     status: 'received',
     cv_status: 'processing',
