@@ -84,14 +84,16 @@ async function virtualCvRows(c: TestContext, id: string) {
 }
 
 async function tasksFor(c: TestContext, id: string) {
-  return c.handle.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('key', 'like', `%:application:${id}`)
-    // The test clock can give two tasks the same instant: the name breaks the tie.
-    .orderBy('created_at')
-    .orderBy('name')
-    .execute();
+  return (
+    c.handle.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('key', 'like', `%:application:${id}`)
+      // The test clock can give two tasks the same instant: the name breaks the tie.
+      .orderBy('created_at')
+      .orderBy('name')
+      .execute()
+  );
 }
 
 /** The one message, its one link (text and HTML agree), and the token in it. */

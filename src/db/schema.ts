@@ -151,7 +151,15 @@ export interface ApplicationsTable {
   updated_at: Timestamp;
 }
 
-export const APPLICATION_STAGES = ['new', 'reviewing', 'shortlisted', 'interviewing', 'offered', 'hired', 'rejected'] as const;
+export const APPLICATION_STAGES = [
+  'new',
+  'reviewing',
+  'shortlisted',
+  'interviewing',
+  'offered',
+  'hired',
+  'rejected',
+] as const;
 export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
 
 export interface ApplicationSourceDetail {
