@@ -1,5 +1,6 @@
 import type { Locale as ConsentLocale } from '../contract/vocabulary.ts';
 import { html, type SafeHtml, safeUrl } from '../lib/html.ts';
+import { dateFormat } from '../lib/intl.ts';
 
 export interface ClaimMailInput {
   locale: ConsentLocale;
@@ -48,7 +49,7 @@ function greeting(locale: ConsentLocale, name: string): string {
 }
 
 const dateIn = (locale: ConsentLocale, at: Date) =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
+  dateFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
 
 const CLAIM: Record<ConsentLocale, Copy> = {
   en: {
@@ -226,7 +227,7 @@ const INVITE: Record<
 export function screeningInviteMail(input: ScreeningInviteInput) {
   const copy = INVITE[input.locale];
   const date =
-    new Intl.DateTimeFormat(input.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
+    dateFormat(input.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
       input.completeBy,
     ) + ' UTC';
   const lines = copy.lines(input, date);

@@ -1,3 +1,4 @@
+import { numberFormat } from '../lib/intl.ts';
 import type { CvLocale, CvRejectReason } from './types.ts';
 
 export interface CvLimits {
@@ -17,7 +18,7 @@ const MIB = 1024 * 1024;
 // Rounded down so the message never promises more than the real limit.
 function megabytes(maxBytes: number, locale: CvLocale): string {
   const mb = Math.floor((maxBytes / MIB) * 10) / 10;
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(mb);
+  return numberFormat(locale, { maximumFractionDigits: 1 }).format(mb);
 }
 
 const PAGE_WORDS: Record<CvLocale, { one: string; other: string }> = {
@@ -30,7 +31,7 @@ const PAGE_WORDS: Record<CvLocale, { one: string; other: string }> = {
 function pageCount(maxPages: number, locale: CvLocale): string {
   const words = PAGE_WORDS[locale];
   const form = new Intl.PluralRules(locale).select(maxPages) === 'one' ? words.one : words.other;
-  return `${new Intl.NumberFormat(locale).format(maxPages)}\u00a0${form}`;
+  return `${numberFormat(locale).format(maxPages)}\u00a0${form}`;
 }
 
 // French typography puts a no-break space before a colon and between a number and its unit.

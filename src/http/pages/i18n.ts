@@ -1,4 +1,5 @@
 import type { ConsentLocale } from '../../domain/consent/consent-texts.ts';
+import { dateFormat, numberFormat } from '../../lib/intl.ts';
 
 export const PAGE_LANGS = ['en', 'es', 'fr', 'pt'] as const;
 export type PageLang = ConsentLocale;
@@ -269,14 +270,14 @@ const WORDS: Translated<PageWords> = {
 export const PAGE_WORDS: Record<PageLang, PageWords> = byLanguage(WORDS);
 
 export function formatDate(lang: PageLang, iso: string): string {
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+  return dateFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
 }
 
 export function formatMoney(lang: PageLang, amount: number, currency: string | undefined): string {
   try {
     return currency
-      ? new Intl.NumberFormat(lang, { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount)
-      : new Intl.NumberFormat(lang, { maximumFractionDigits: 0 }).format(amount);
+      ? numberFormat(lang, { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount)
+      : numberFormat(lang, { maximumFractionDigits: 0 }).format(amount);
   } catch {
     return `${amount} ${currency ?? ''}`.trim();
   }
