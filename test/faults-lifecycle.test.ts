@@ -314,20 +314,12 @@ async function drainRun(signalBy: 'process' | 'group'): Promise<void> {
   }
 }
 
-// 18 of 19 runs answered every request (12 under load, 6 in one CI pass); one run of the next pass
-// reset requests again. Kept as `todo` (it runs and reports, without failing the suite) until the
-// remaining race is found (docs/decisions.md, "the drain").
-const DRAIN_TODO = 'one run in 19 still lost requests sent before the signal';
-
+// 18 of 19 runs answered every request before the drain judged the backlog after a poll phase
+// (src/plugins/drain.ts): the one that lost requests had its quiet check run in the timers phase
+// right after a long busy stretch, before the loop had taken the connections waiting in the
+// backlog. Since: 12 of 12 runs on a machine loaded by six other test runs.
 describe('the drain: requests in flight at the signal get their real answers (issue 25, item 3)', () => {
-  for (const run of [1, 2, 3]) {
-    test(
-      `SIGTERM to the process, 20 applications and 20 job lists in flight (run ${run})`,
-      { todo: DRAIN_TODO },
-      () => drainRun('process'),
-    );
-  }
-  for (const run of [1, 2, 3]) {
-    test(`SIGTERM to the whole process group (run ${run})`, { todo: DRAIN_TODO }, () => drainRun('group'));
-  }
+  test('SIGTERM to the process, 20 applications and 20 job lists in flight', () => drainRun('process'));
+  test('SIGTERM to the whole process group, 20 applications and 20 job lists in flight', () =>
+    drainRun('group'));
 });

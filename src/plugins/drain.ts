@@ -15,7 +15,9 @@ import { unavailable } from '../domain/errors.ts';
  *     `Connection: close` (it was sent before the signal, or at the same moment);
  *  2. answers a later request on a kept-alive connection 503 `unavailable` (a new request);
  *  3. closes the listener only once no connection has arrived for QUIET_MS (the kernel's backlog of
- *     connections made before the signal is taken first; closing it would reset them);
+ *     connections made before the signal is taken first; closing it would reset them), judged
+ *     after a poll phase: timers run before the loop polls, so a busy main thread would otherwise
+ *     mistake a backlog it has not yet looked at for quiet;
  *  4. closes a kept-alive connection as soon as it is idle, and a connection that has sent nothing
  *     within FRESH_CONNECTION_WAIT_MS of the signal;
  *  5. resolves once no connection is left (the caller cuts the rest at the end of the grace).
@@ -37,6 +39,11 @@ interface ConnectionState {
 export interface Drain {
   /** Stops accepting and resolves when every connection has closed. */
   start(): Promise<void>;
+}
+
+/** Resolves in the check phase, right after a poll phase: I/O ready before the call has been taken. */
+function afterPoll(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 const drains = new WeakMap<FastifyInstance, Drain>();
@@ -86,6 +93,9 @@ export function registerDrain(app: FastifyInstance): Drain {
       // once no connection has come for QUIET_MS (at most MAX_ACCEPT_MS after the signal).
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 2));
+        // Timers run before the loop polls for I/O: after the main thread was busy, a connection
+        // waiting in the backlog would look like quiet. A poll phase runs before the next check.
+        await afterPoll();
         const now = Date.now();
         const quiet = now - Math.max(since, lastAcceptAt) >= QUIET_MS;
         if (quiet || now - since >= MAX_ACCEPT_MS) break;
@@ -103,8 +113,9 @@ export function registerDrain(app: FastifyInstance): Drain {
             resolve();
           }
         };
-        const timer = setInterval(sweep, SWEEP_MS);
-        sweep();
+        // The same for the sweep: data waiting in a socket is read before it counts as silent.
+        const timer = setInterval(() => setImmediate(sweep), SWEEP_MS);
+        setImmediate(sweep);
       });
     },
   };
