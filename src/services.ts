@@ -27,6 +27,8 @@ import type { EmbeddingProvider } from './domain/matches/embeddings.ts';
 import { createMatchService } from './domain/matches/match-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import type { CvInspector, CvLimits } from './domain/ports.ts';
+import { createErasure } from './domain/privacy/erasure.ts';
+import { createPrivacyService } from './domain/privacy/privacy-service.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
 import type { Services } from './domain/services.ts';
 import type { Clock } from './lib/clock.ts';
@@ -87,6 +89,9 @@ export function createServices(deps: ServiceDeps): Services {
     // Fallbacks are logged (warn) and counted by the app that observes the service (app.ts).
     embeddings: deps.embeddings ?? null,
   });
+  // The one erasure routine every path uses (issue 30), and retention, requests and exports.
+  const erasure = createErasure({ events, matches });
+  const privacy = createPrivacyService({ db, clock, files, erasure, addressKey: deps.claimLinkKey });
   const cv = createCvService({
     db,
     clock,
@@ -100,6 +105,7 @@ export function createServices(deps: ServiceDeps): Services {
     claimLinkKey: deps.claimLinkKey,
     events,
     matches,
+    erasure,
   });
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
   const applications = createApplicationService({ db, clock, uploads, queue, events });
@@ -129,12 +135,26 @@ export function createServices(deps: ServiceDeps): Services {
     },
     'build-person-cv': (p, task) => people.buildCv(p.personId, { last: task.attempts >= task.max_attempts }),
   };
+  const retention = async () => {
+    const done = await privacy.sweepRetention();
+    return { retentionErasedApplications: done.applications, retentionErasedCandidates: done.candidates };
+  };
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
     applications,
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
-    candidates: createCandidateService({ db, clock, uploads, files, queue, matches, events }),
+    candidates: createCandidateService({
+      db,
+      clock,
+      uploads,
+      files,
+      queue,
+      matches,
+      erasure,
+      erasedOnRequest: privacy.erasedOnRequest,
+    }),
+    privacy,
     people,
     keys: createKeyService({ db, clock }),
     idempotency,
@@ -173,6 +193,7 @@ export function createServices(deps: ServiceDeps): Services {
         idempotencyRecords: await idempotency.sweep(),
         uploads: await uploads.sweep(),
         stagedCvs: await cv.expireStaged(),
+        ...(await retention()),
         // Edits of a managed role's words or cap, and roles newly managed, queue their generation.
         matchGenerations: await matches.refresh(null),
         // Generations that ranked lexically because the embedding provider failed (counted warning).

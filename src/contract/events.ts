@@ -70,6 +70,15 @@ export const EVENT_TYPES = {
     data: ApplicationData,
     about: 'An application was withdrawn (e.g. unreadable CV).',
   },
+  'application.erased': {
+    data: Type.Object({ applicationId: Type.String(), jobId: Type.String() }, { additionalProperties: false }),
+    about:
+      "An application's personal data was erased (retention, an erasure request or the candidate's delete); ids, statuses and dates stay.",
+  },
+  'candidate.erased': {
+    data: Type.Object({ candidateId: Type.String() }, { additionalProperties: false }),
+    about: "An imported candidate's personal data was erased; ids, statuses and dates stay.",
+  },
   'candidate.cv_status_changed': {
     data: CandidateData,
     about: "An imported candidate's virtual CV moved: staged, claimed, deleted or failed.",

@@ -37,6 +37,9 @@ export interface AccountsTable {
   monthly_overage_cap_cents: Generated<number>;
   hosted_daily_applications: Generated<number>;
   hosted_job_daily_applications: Generated<number>;
+  /** Retention in days (issue 30): 0–1095, default 180. */
+  retention_application_days: Generated<number>;
+  retention_candidate_days: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -147,6 +150,8 @@ export interface ApplicationsTable {
   source_detail: NullableJson<ApplicationSourceDetail>;
   /** source_detail.channel when sent, else the route (`source`): what the console filters by. */
   source_channel: string;
+  /** When the person's data was erased (issue 30); ids, statuses and dates stay. */
+  erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -187,6 +192,10 @@ export interface CandidatesTable {
   blob_key: string | null;
   claimed_at: NullableTimestamp;
   staged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When the person's data was erased (issue 30). */
+  erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Art. 14: when the account recorded that it told the person (docs/decisions.md). */
+  informed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -314,7 +323,21 @@ export interface ScreeningsTable {
   cancelled_at: NullableTimestamp;
 }
 
+/** An erasure request's receipt, without the address (a keyed hash only). */
+export interface ErasureReceiptsTable {
+  id: string;
+  account_id: string;
+  address_hash: string;
+  applications: number;
+  candidates: number;
+  matches: number;
+  screenings: number;
+  files: number;
+  erased_at: Timestamp;
+}
+
 export interface Database extends MatchTables, EventTables, ConsoleTables {
+  erasure_receipts: ErasureReceiptsTable;
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;

@@ -21,6 +21,7 @@ import type { KeyService } from './keys/key-service.ts';
 import type { MatchService } from './matches/match-service.ts';
 import type { TaskAdminService } from './ops/task-admin-service.ts';
 import type { CvLimits } from './ports.ts';
+import type { PrivacyService } from './privacy/privacy-service.ts';
 import type { ScreeningService } from './screening/screening-service.ts';
 
 /** What one retention sweep did, each a count: records, files, rows removed or work queued. */
@@ -28,6 +29,9 @@ export interface MaintenanceReport {
   idempotencyRecords: number;
   uploads: number;
   stagedCvs: number;
+  /** Applications and imports erased because their retention ran out (issue 30). */
+  retentionErasedApplications: number;
+  retentionErasedCandidates: number;
   matchGenerations: number;
   embeddingFallbacks: number;
   finishedTasks: number;
@@ -48,6 +52,7 @@ export interface Services {
   applications: ApplicationService;
   hostedApply: HostedApplyService;
   candidates: CandidateService;
+  privacy: PrivacyService;
   people: PersonService;
   keys: KeyService;
   idempotency: IdempotencyService;

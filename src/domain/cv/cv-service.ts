@@ -9,6 +9,7 @@ import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 import type { CvFileStore, CvInspector } from '../ports.ts';
+import type { Erasure } from '../privacy/erasure.ts';
 import { checkAndBuildCv, type VirtualCvBuilder } from './build-step.ts';
 import { type CvSubject, cvRepository, type SubjectKind } from './cv-repository.ts';
 
@@ -56,6 +57,7 @@ export function createCvService(deps: {
   claimLinkKey: string;
   events: EventRecorder;
   matches?: CvMatchPort;
+  erasure: Erasure;
 }) {
   const { db, clock, files, mailer, queue, events } = deps;
 
@@ -146,16 +148,14 @@ export function createCvService(deps: {
 
   /** Erases the file, the virtual CV, the personal fields and the mail kept about the subject. */
   async function erase(subject: CvSubject, from: string[]): Promise<boolean> {
-    const { kind, id, blobKey } = subject;
-    const erased = await db.transaction().execute(async (trx) => {
-      if (!(await cvRepository.erasePersonal(trx, kind, id, from, clock.now()))) return false;
-      await deps.matches?.erase(trx, kind, id);
-      await mailRepository.eraseFor(trx, subjectRef(kind, id));
-      await cvMoved(trx, subject, 'deleted');
-      return true;
-    });
-    if (erased && blobKey) await files.delete(blobKey);
-    return erased;
+    const { kind, id } = subject;
+    // The one erasure routine (src/domain/privacy/erasure.ts): the candidate's delete and the
+    // staged CV's expiry erase what retention and an erasure request erase.
+    const erased = await db
+      .transaction()
+      .execute((trx) => deps.erasure.eraseIn(trx, kind, id, { at: clock.now(), from, keepClaimedCv: false }));
+    for (const key of erased?.files ?? []) await files.delete(key);
+    return erased !== null;
   }
 
   return {

@@ -62,59 +62,16 @@ export const candidateRepository = {
       .execute();
   },
 
-  /** Erases every import of the address; answers the files to delete and the rows whose CV moved. */
-  async eraseByAddress(
-    db: Db,
-    emailKey: string,
-    at: Date,
-  ): Promise<{
-    blobs: string[];
-    moved: { id: string; account_id: string; outcome: CandidatesTable['outcome'] }[];
-  }> {
-    const held = await db
+  /** Every import of the address not yet erased, in every account (a suppression). */
+  async idsByAddress(db: Db, emailKey: string): Promise<string[]> {
+    const rows = await db
       .selectFrom('candidates')
-      .select(['id', 'account_id', 'outcome', 'cv_status', 'blob_key'])
+      .select('id')
       .where('email_key', '=', emailKey)
-      .forUpdate()
+      .where('erased_at', 'is', null)
+      .orderBy('id')
       .execute();
-    const erased = await db
-      .updateTable('candidates')
-      .set({
-        email_key: null,
-        name: null,
-        email: null,
-        lawful_basis: null,
-        blob_key: null,
-        cv_status: 'deleted',
-        updated_at: at,
-      })
-      .where('email_key', '=', emailKey)
-      .returning('id')
-      .execute();
-    // The virtual CVs built from those files, and the mail kept about them, are copies too.
-    const ids = erased.map((row) => row.id);
-    if (ids.length > 0) {
-      await db
-        .deleteFrom('virtual_cvs')
-        .where('subject_kind', '=', 'candidate')
-        .where('subject_id', 'in', ids)
-        .execute();
-      await db
-        .deleteFrom('mail_outbox')
-        .where(
-          'subject_ref',
-          'in',
-          ids.map((id) => `candidate:${id}`),
-        )
-        .execute();
-    }
-    const blobs = held.map((row) => row.blob_key).filter((key): key is string => key !== null);
-    // The uploads the files came in by (their ids are the files' keys) go with them.
-    if (blobs.length > 0) await db.deleteFrom('uploads').where('id', 'in', blobs).execute();
-    return {
-      blobs,
-      moved: held.filter((row) => row.cv_status !== 'deleted' && ids.includes(row.id)),
-    };
+    return rows.map((row) => row.id);
   },
 
   async findPerson(db: Db, emailKey: string): Promise<{ id: string } | undefined> {

@@ -6,8 +6,8 @@ import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { attestationRequired, badRequest, dailyCapReached, notFound, uploadInvalid } from '../errors.ts';
-import type { EventRecorder } from '../events/event-log.ts';
 import type { CvFileStore } from '../ports.ts';
+import type { Erasure } from '../privacy/erasure.ts';
 import type { Seal } from '../seal.ts';
 import { applicationRepository } from './application-repository.ts';
 import { type CandidateRow, candidateRepository } from './candidate-repository.ts';
@@ -104,8 +104,10 @@ export function createCandidateService(deps: {
   queue: TaskQueue;
   /** Matching forgets a suppressed address in the same transaction (issue 19). */
   matches?: { eraseAddress(trx: Db, emailKey: string): Promise<void> };
-  /** candidate.cv_status_changed for each import a suppression erases (issue 17). */
-  events?: EventRecorder;
+  /** The one erasure routine: a suppression erases every import of the address through it. */
+  erasure: Erasure;
+  /** Whether the account erased the address on request: a later import answers suppressed. */
+  erasedOnRequest?: (on: Db, accountId: string, emailKey: string) => Promise<boolean>;
 }) {
   const { db, clock, uploads, files, queue } = deps;
 
@@ -159,6 +161,7 @@ export function createCandidateService(deps: {
   async function decide(accountId: string, upload: UploadRow, input: CandidateWrite): Promise<ImportOutcome> {
     const key = emailKey(input.email);
     if (await candidateRepository.isSuppressed(db, key)) return { kind: 'suppressed' };
+    if (await deps.erasedOnRequest?.(db, accountId, key)) return { kind: 'suppressed' };
     const already = await heldCvFor(db, accountId, key);
     if (already) return { kind: 'already_imported', candidateId: already };
     if (await candidateRepository.findPerson(db, key)) return { kind: 'existing_account' };
@@ -271,12 +274,12 @@ export function createCandidateService(deps: {
       const blobs = await db.transaction().execute(async (trx) => {
         await candidateRepository.addSuppression(trx, key, now);
         await deps.matches?.eraseAddress(trx, key);
-        const { blobs, moved } = await candidateRepository.eraseByAddress(trx, key, now);
-        for (const row of moved)
-          await deps.events?.record(trx, row.account_id, {
-            type: 'candidate.cv_status_changed',
-            data: { candidateId: row.id, status: row.outcome, cvStatus: 'deleted' },
-          });
+        // Every import of the address, in every account, through the one erasure routine.
+        const blobs: string[] = [];
+        for (const id of await candidateRepository.idsByAddress(trx, key)) {
+          const erased = await deps.erasure.eraseIn(trx, 'candidate', id, { at: now, keepClaimedCv: false });
+          blobs.push(...(erased?.files ?? []));
+        }
         return blobs;
       });
       for (const blob of blobs) await files.delete(blob);
