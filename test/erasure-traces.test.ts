@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { ManualClock } from '../src/lib/clock.ts';
 import { openForm, send } from './apply-form-client.ts';
 import { intakeAccount, unique } from './support/accounts.ts';
-import { type TestContext, useTestApp } from './support/app.ts';
+import { useTestApp } from './support/app.ts';
+import { assertNoTrace, dumpDatabase } from './support/dump.ts';
 import { applicationBody, pdfFixture, uploadPdf, uploadRow } from './support/intake.ts';
 import { createPublished } from './support/jobs.ts';
 import { claimLinksIn, drainAll, linkPath, mailTo, postForm } from './support/mail.ts';
@@ -27,33 +27,6 @@ const ctx = useTestApp({
 function freshIp(): string {
   const octet = () => 100 + Math.floor(Math.random() * 100);
   return `198.18.${octet()}.${octet()}`;
-}
-
-/** Every row of every table of the database, as JSON text (one line per row). */
-async function dumpDatabase(c: TestContext): Promise<string> {
-  const tables = await sql<{ name: string }>`
-    SELECT table_name AS name FROM information_schema.tables
-    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(c.handle.db);
-  const lines: string[] = [];
-  for (const { name } of tables.rows) {
-    const rows = await sql<{
-      row: string;
-    }>`SELECT row_to_json(t)::text AS row FROM ${sql.table(name)} t`.execute(c.handle.db);
-    for (const { row } of rows.rows) lines.push(`${name}: ${row}`);
-  }
-  return lines.join('\n');
-}
-
-function assertNoTrace(dump: string, traces: Record<string, string>): void {
-  const lower = dump.toLowerCase();
-  for (const [what, value] of Object.entries(traces)) {
-    const at = lower.indexOf(value.toLowerCase());
-    assert.equal(
-      at,
-      -1,
-      `the ${what} (${value}) is still held: …${dump.slice(Math.max(0, at - 200), at + 80)}…`,
-    );
-  }
 }
 
 /** Applies through the hosted form (multipart, with its file), then lets the CV be built and mailed. */

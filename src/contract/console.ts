@@ -34,6 +34,14 @@ const limitProperties = Object.fromEntries(
 export const Limits = Type.Object(limitProperties, { additionalProperties: false });
 export type Limits = Static<typeof Limits>;
 
+/** Retention (extensions.md §6): days after which the person's data is erased, 0–1095. */
+const RetentionDays = Type.Integer({ minimum: 0, maximum: 1095 });
+export const Retention = Type.Object(
+  { applicationDays: RetentionDays, candidateDays: RetentionDays },
+  { additionalProperties: false },
+);
+export type Retention = Static<typeof Retention>;
+
 export const Account = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -42,6 +50,7 @@ export const Account = Type.Object({
   companyAddress: Type.Union([Type.String(), Type.Null()]),
   dpaAcceptedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   limits: Limits,
+  retention: Retention,
 });
 export type Account = Static<typeof Account>;
 
@@ -78,6 +87,7 @@ export const AccountPatch = Type.Object(
     companyAddress: Type.Optional(Type.Union([CompanyAddress, Type.Null()])),
     dpaAccepted: Type.Optional(Type.Boolean()),
     limits: Type.Optional(Type.Partial(Limits, { additionalProperties: false })),
+    retention: Type.Optional(Type.Partial(Retention, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -71,7 +71,10 @@ export const EVENT_TYPES = {
     about: 'An application was withdrawn (e.g. unreadable CV).',
   },
   'application.erased': {
-    data: Type.Object({ applicationId: Type.String(), jobId: Type.String() }, { additionalProperties: false }),
+    data: Type.Object(
+      { applicationId: Type.String(), jobId: Type.String() },
+      { additionalProperties: false },
+    ),
     about:
       "An application's personal data was erased (retention, an erasure request or the candidate's delete); ids, statuses and dates stay.",
   },

@@ -147,6 +147,13 @@ export const ApplicationStatusBody = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   claimedAt: Type.Optional(Type.String({ format: 'date-time' })),
   reason: Type.Optional(enumOf(['cv_unreadable'] as const, 'Present on withdrawn.')),
+  erasedAt: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        "When the candidate's personal data was erased (the account's retention, an erasure request, or the candidate's own delete). Ids, statuses and dates stay; cvStatus is `deleted` unless the candidate claimed the CV.",
+    }),
+  ),
 });
 export type ApplicationStatus = Static<typeof ApplicationStatusBody>;
 

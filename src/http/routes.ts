@@ -24,6 +24,7 @@ import { listKeys } from './console/keys/list-keys.ts';
 import { revokeKey } from './console/keys/revoke-key.ts';
 import { consoleCandidateCv, consoleListMatches } from './console/matches/list-matches.ts';
 import { listMail, listTasks, retryTask } from './console/ops/ops-routes.ts';
+import { erasePerson, exportPerson, listErasures, markInformed } from './console/privacy/privacy-routes.ts';
 import {
   billing,
   completeScreening,
@@ -130,6 +131,10 @@ export const routes: Route[] = [
   listUsers,
   removeUser,
   listAudit,
+  exportPerson,
+  erasePerson,
+  listErasures,
+  markInformed,
   sitemap,
   applyPages,
   consoleWeb,

@@ -394,6 +394,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "application.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application's personal data was erased (retention, an erasure request or the candidate's delete); ids, statuses and dates stay.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["applicationErasedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An imported candidate's personal data was erased; ids, statuses and dates stay.
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["candidateErasedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "candidate.cv_status_changed": {
         parameters: {
             query?: never;
@@ -1244,6 +1284,31 @@ export interface components {
                 cvStatus: "processing" | "staged" | "claimed" | "deleted" | "failed";
             };
         };
+        /** @description An application's personal data was erased (retention, an erasure request or the candidate's delete); ids, statuses and dates stay. */
+        ApplicationErasedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "application.erased";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                applicationId: string;
+                jobId: string;
+            };
+        };
+        /** @description An imported candidate's personal data was erased; ids, statuses and dates stay. */
+        CandidateErasedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "candidate.erased";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                candidateId: string;
+            };
+        };
         /** @description An imported candidate's virtual CV moved: staged, claimed, deleted or failed. */
         CandidateCvStatusChangedEvent: {
             /** @description The event id; also the webhook-id header of its deliveries. */
@@ -1310,7 +1375,7 @@ export interface components {
             };
         };
         /** @description An event; `type` tells the shape of `data`. */
-        Event: components["schemas"]["JobPublishedEvent"] | components["schemas"]["JobUpdatedEvent"] | components["schemas"]["JobClosedEvent"] | components["schemas"]["JobExpiredEvent"] | components["schemas"]["ApplicationReceivedEvent"] | components["schemas"]["ApplicationCvStatusChangedEvent"] | components["schemas"]["ApplicationWithdrawnEvent"] | components["schemas"]["CandidateCvStatusChangedEvent"] | components["schemas"]["MatchCreatedEvent"] | components["schemas"]["ScreeningInvitedEvent"] | components["schemas"]["ScreeningCompletedEvent"];
+        Event: components["schemas"]["JobPublishedEvent"] | components["schemas"]["JobUpdatedEvent"] | components["schemas"]["JobClosedEvent"] | components["schemas"]["JobExpiredEvent"] | components["schemas"]["ApplicationReceivedEvent"] | components["schemas"]["ApplicationCvStatusChangedEvent"] | components["schemas"]["ApplicationWithdrawnEvent"] | components["schemas"]["ApplicationErasedEvent"] | components["schemas"]["CandidateErasedEvent"] | components["schemas"]["CandidateCvStatusChangedEvent"] | components["schemas"]["MatchCreatedEvent"] | components["schemas"]["ScreeningInvitedEvent"] | components["schemas"]["ScreeningCompletedEvent"];
         ListJobsResponse: {
             jobs: components["schemas"]["Job"][];
             /** @description Opaque; null when there is no more. */
@@ -1591,6 +1656,11 @@ export interface components {
              * @enum {string}
              */
             reason?: "cv_unreadable";
+            /**
+             * Format: date-time
+             * @description When the candidate's personal data was erased (the account's retention, an erasure request, or the candidate's own delete). Ids, statuses and dates stay; cvStatus is `deleted` unless the candidate claimed the CV.
+             */
+            erasedAt?: string;
         };
         CreateCandidateRequest: {
             name: string;
@@ -1772,6 +1842,8 @@ export type JobExpiredEvent = components['schemas']['JobExpiredEvent'];
 export type ApplicationReceivedEvent = components['schemas']['ApplicationReceivedEvent'];
 export type ApplicationCvStatusChangedEvent = components['schemas']['ApplicationCvStatusChangedEvent'];
 export type ApplicationWithdrawnEvent = components['schemas']['ApplicationWithdrawnEvent'];
+export type ApplicationErasedEvent = components['schemas']['ApplicationErasedEvent'];
+export type CandidateErasedEvent = components['schemas']['CandidateErasedEvent'];
 export type CandidateCvStatusChangedEvent = components['schemas']['CandidateCvStatusChangedEvent'];
 export type MatchCreatedEvent = components['schemas']['MatchCreatedEvent'];
 export type ScreeningInvitedEvent = components['schemas']['ScreeningInvitedEvent'];
@@ -3738,7 +3810,7 @@ export interface operations {
             query?: {
                 /** @description A nextCursor from an earlier page; absent: from the oldest. */
                 after?: string;
-                /** @description Comma-separated event types: job.published, job.updated, job.closed, job.expired, application.received, application.cv_status_changed, application.withdrawn, candidate.cv_status_changed, match.created, screening.invited, screening.completed. */
+                /** @description Comma-separated event types: job.published, job.updated, job.closed, job.expired, application.received, application.cv_status_changed, application.withdrawn, application.erased, candidate.erased, candidate.cv_status_changed, match.created, screening.invited, screening.completed. */
                 types?: string;
                 /** @description Most items in one page (1–100, default 50). */
                 limit?: number;
@@ -4173,6 +4245,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ApplicationWithdrawnEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationErasedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    candidateErasedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CandidateErasedEvent"];
             };
         };
         responses: {

@@ -30,6 +30,7 @@ export function toAccountView(row: AccountRow): Account {
     companyAddress: row.company_address,
     dpaAcceptedAt: row.dpa_accepted_at?.toISOString() ?? null,
     limits: limitsOf(row),
+    retention: { applicationDays: row.retention_application_days, candidateDays: row.retention_candidate_days },
   };
 }
 
@@ -138,6 +139,10 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
             for (const [name, value] of Object.entries(patch.limits ?? {}) as [LimitName, number][]) {
               changes[LIMIT_COLUMNS[name]] = value;
             }
+            if (patch.retention?.applicationDays !== undefined)
+              changes.retention_application_days = patch.retention.applicationDays;
+            if (patch.retention?.candidateDays !== undefined)
+              changes.retention_candidate_days = patch.retention.candidateDays;
             if (patch.companyAddress !== undefined && patch.companyAddress !== current.company_address) {
               if (patch.companyAddress === null) {
                 throw badRequest('companyAddress cannot be removed once chosen; choose a new one instead.', {

@@ -48,6 +48,11 @@ export function accountChangeFacts(before: Account, after: Account): AuditFact[]
       others[`limits.${name}`] = { before: before.limits[name], after: value };
     }
   }
+  for (const field of ['applicationDays', 'candidateDays'] as const) {
+    if (before.retention[field] !== after.retention[field]) {
+      others[`retention.${field}`] = { before: before.retention[field], after: after.retention[field] };
+    }
+  }
   if (Object.keys(others).length > 0) facts.push({ action: 'account.updated', detail: others });
   return facts;
 }

@@ -302,6 +302,7 @@ export function createApplicationService(deps: {
         createdAt: row.created_at.toISOString(),
         ...(row.claimed_at ? { claimedAt: row.claimed_at.toISOString() } : {}),
         ...(row.reason ? { reason: row.reason } : {}),
+        ...(row.erased_at ? { erasedAt: row.erased_at.toISOString() } : {}),
       };
     },
 
