@@ -30,7 +30,10 @@ export function toAccountView(row: AccountRow): Account {
     companyAddress: row.company_address,
     dpaAcceptedAt: row.dpa_accepted_at?.toISOString() ?? null,
     limits: limitsOf(row),
-    retention: { applicationDays: row.retention_application_days, candidateDays: row.retention_candidate_days },
+    retention: {
+      applicationDays: row.retention_application_days,
+      candidateDays: row.retention_candidate_days,
+    },
   };
 }
 
