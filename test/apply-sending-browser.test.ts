@@ -217,7 +217,10 @@ describe('the apply page while sending, in Chromium at 390 px with the CPU slowe
     const plain = await open(390, { javaScript: false });
     await plain.page.goto(role.applyLink);
     const notice = plain.page.locator('#apply-burst');
-    assert.match(await notice.textContent(), /Many applications are arriving from your network just now/);
+    assert.match(
+      (await notice.textContent()) ?? '',
+      /Many applications are arriving from your network just now/,
+    );
     await plain.page.screenshot({ path: path.join(SHOTS, 'apply-burst-no-js-390.png'), fullPage: true });
     await plain.context.close();
   });
@@ -253,7 +256,7 @@ describe('the apply page while sending, in Chromium at 390 px with the CPU slowe
       assert.equal(await button.textContent(), 'Sending your application…');
       assert.equal(await w.page.locator('#apply-form').getAttribute('aria-busy'), 'true');
       assert.equal(await w.page.getByRole('status').first().textContent(), 'Sending your application…');
-      assert.match(await w.page.locator('#apply-upload-text').textContent(), /^\d+% uploaded$/);
+      assert.match((await w.page.locator('#apply-upload-text').textContent()) ?? '', /^\d+% uploaded$/);
       assert.equal(await w.page.getByLabel('Uploading your CV').count(), 1, 'the bar has its label');
       await w.page.screenshot({ path: path.join(SHOTS, `apply-sending-${width}.png`), fullPage: true });
       assert.deepEqual(await seriousViolations(w.page), [], 'the sending state');
@@ -279,7 +282,10 @@ describe('the apply page while sending, in Chromium at 390 px with the CPU slowe
     await w.page.getByRole('button', { name: BUTTON }).click();
     const status = w.page.locator('#apply-status');
     await status.filter({ hasText: /could not be sent/ }).waitFor();
-    assert.match(await status.textContent(), /Your application could not be sent: the connection failed/);
+    assert.match(
+      (await status.textContent()) ?? '',
+      /Your application could not be sent: the connection failed/,
+    );
     const button = w.page.locator('#apply-submit');
     assert.equal(await button.getAttribute('aria-disabled'), 'false');
     assert.equal(await button.textContent(), BUTTON);
