@@ -174,6 +174,21 @@ describe('the apply page while sending, in Chromium at 390 px with the CPU slowe
     await w.context.close();
   });
 
+  test('without JavaScript the calm path is the plain form post: no notice, no wait, sent', async () => {
+    freshWindow();
+    const role = await job('Plain Role');
+    const w = await open(390, { javaScript: false });
+    await w.page.goto(role.applyLink);
+    assert.equal(await w.page.locator('#apply-burst').count(), 0, 'no burst notice while calm');
+    await fill(w.page);
+    const started = performance.now();
+    const res = await submit(w.page, role.id);
+    assert.equal(res.status(), 201);
+    assert.ok(performance.now() - started < WAIT_MS, 'answered without the wait');
+    assert.equal(w.slots.length, 0, 'the file went with the form');
+    await w.context.close();
+  });
+
   test('past a burst from the same address the challenge is issued; the script solves it and the application goes through', async (t) => {
     freshWindow();
     const role = await job('Busy Role');
