@@ -86,7 +86,7 @@ function contactDetails(basics: Json, w: CvWords): SafeHtml | null {
   ];
   const shown = rows.filter(([, value]) => value);
   if (shown.length === 0) return null;
-  return html`<dl class="cv-contact">${shown.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
+  return html`<dl class="cv-contact facts">${shown.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
 }
 
 /** The name a virtual CV gives, or '' (a page may make it its heading). */
