@@ -13,8 +13,12 @@ export interface OpenForm {
   hidden: Record<string, string>;
 }
 
-export async function openForm(app: App, applyLink: string, query = ''): Promise<OpenForm> {
-  const res = await app.inject({ method: 'GET', url: `${linkPath(applyLink)}${query}` });
+export async function openForm(app: App, applyLink: string, query = '', ip?: string): Promise<OpenForm> {
+  const res = await app.inject({
+    method: 'GET',
+    url: `${linkPath(applyLink)}${query}`,
+    ...(ip ? { remoteAddress: ip } : {}),
+  });
   assert.equal(res.statusCode, 200, res.body);
   return formOf(res);
 }

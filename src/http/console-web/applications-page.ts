@@ -13,6 +13,11 @@ export const CV_WORDS = {
   skills: 'Skills',
   languages: 'Languages',
   present: 'present',
+  contact: 'Contact details',
+  email: 'Email',
+  phone: 'Phone',
+  location: 'Location',
+  links: 'Links',
   empty: 'No virtual CV yet: it is built from the PDF shortly after the application arrives.',
 } as unknown as Parameters<typeof renderVirtualCv>[1];
 

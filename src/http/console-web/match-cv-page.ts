@@ -113,7 +113,7 @@ function matchCvPage(app: App, deps: WebDeps): void {
       const role = job ? html`<strong>${job.title}</strong>` : 'the role';
       const intro = html`<p>${found.match ? 'Matched for' : 'Candidate for'} ${role} · id <code>${candidateId}</code></p>`;
       const invite = html`<p class="actions"><a class="button" href="/console/screening?job=${jobId}&amp;candidate=${candidateId}">Invite to screening</a></p>`;
-      const cv = html`<section aria-labelledby="cv-heading"><h2 id="cv-heading">Virtual CV</h2>${renderVirtualCv(found.cv, CV_WORDS, 'en', { level: 3, name: false })}</section>`;
+      const cv = html`<section aria-labelledby="cv-heading"><h2 id="cv-heading">Virtual CV</h2>${renderVirtualCv(found.cv, CV_WORDS, 'en', { level: 3, name: false, contact: false })}</section>`;
       return renderConsole(reply, session, {
         title: name || 'Virtual CV of a candidate',
         active: 'jobs',

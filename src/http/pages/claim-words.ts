@@ -24,6 +24,12 @@ export interface ClaimWords {
   languages: string;
   present: string;
   empty: string;
+  /** The contact details the CV gives, and their terms. */
+  contact: string;
+  email: string;
+  phone: string;
+  location: string;
+  links: string;
   /** The page of a CV already claimed (or an own CV already shared). */
   claimedIntro: (company: string) => string;
   sharedIntro: (company: string) => string;
@@ -55,6 +61,11 @@ export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
     languages: 'Languages',
     present: 'present',
     empty: 'We could not read details from your CV file.',
+    contact: 'Contact details',
+    email: 'Email',
+    phone: 'Phone',
+    location: 'Location',
+    links: 'Links',
     claimedIntro: (c) =>
       `You claimed this CV. ${c} sees it as shown below. You can delete it, with your file and details, at any time while this link works.`,
     sharedIntro: (c) => `You shared your own CV with ${c}. You can still ask for your details to be deleted.`,
@@ -84,6 +95,11 @@ export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
     languages: 'Idiomas',
     present: 'actualidad',
     empty: 'No hemos podido leer datos de tu archivo.',
+    contact: 'Datos de contacto',
+    email: 'Correo electrónico',
+    phone: 'Teléfono',
+    location: 'Ubicación',
+    links: 'Enlaces',
     claimedIntro: (c) =>
       `Reclamaste este CV. ${c} lo ve como se muestra abajo. Puedes eliminarlo, con tu archivo y tus datos, en cualquier momento mientras este enlace funcione.`,
     sharedIntro: (c) => `Compartiste tu propio CV con ${c}. Aún puedes pedir que eliminen tus datos.`,
@@ -113,6 +129,11 @@ export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
     languages: 'Langues',
     present: "aujourd'hui",
     empty: "Nous n'avons pas pu lire d'informations dans votre fichier.",
+    contact: 'Coordonnées',
+    email: 'E-mail',
+    phone: 'Téléphone',
+    location: 'Lieu',
+    links: 'Liens',
     claimedIntro: (c) =>
       `Vous avez récupéré ce CV. ${c} le voit tel qu'affiché ci-dessous. Vous pouvez le supprimer, avec votre fichier et vos données, à tout moment tant que ce lien fonctionne.`,
     sharedIntro: (c) =>
@@ -143,6 +164,11 @@ export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
     languages: 'Línguas',
     present: 'atual',
     empty: 'Não conseguimos ler dados do seu ficheiro.',
+    contact: 'Contactos',
+    email: 'E-mail',
+    phone: 'Telefone',
+    location: 'Localização',
+    links: 'Ligações',
     claimedIntro: (c) =>
       `Reivindicou este CV. A ${c} vê-o como mostrado abaixo. Pode eliminá-lo, com o seu ficheiro e os seus dados, a qualquer momento enquanto este link funcionar.`,
     sharedIntro: (c) => `Partilhou o seu próprio CV com a ${c}. Ainda pode pedir que eliminem os seus dados.`,

@@ -7,7 +7,7 @@ export const PAGE_CSP =
 
 const STYLE = html`<style>body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;margin:0;color:#1b1b1f;background:#f6f6f8}
 main{max-width:46rem;margin:0 auto;padding:1.5rem 1rem;overflow-wrap:anywhere}h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:1rem 0 .25rem;color:#333}
-section.cv{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem}ul{padding-left:1.25rem}
+section.cv{background:#fff;border:1px solid #ddd;border-radius:8px;padding:1rem 1.25rem}dl.cv-contact{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem;margin:.5rem 0}dl.cv-contact dt{font-weight:600}dl.cv-contact dd{margin:0}ul.cv-links{list-style:none;margin:0;padding:0}@media (max-width:30rem){dl.cv-contact{grid-template-columns:minmax(0,1fr);gap:0}dl.cv-contact dd{margin-bottom:.4rem}}ul{padding-left:1.25rem}
 .muted{color:#555}.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin:1.5rem 0}
 button{font:inherit;padding:.65rem 1.1rem;border-radius:6px;border:1px solid #1b1b1f;background:#1b1b1f;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#a40000;border-color:#a40000}button:focus-visible,a:focus-visible,input:focus-visible,textarea:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}

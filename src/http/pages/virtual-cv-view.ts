@@ -3,7 +3,17 @@ import type { PageLang } from './i18n.ts';
 
 /** The headings and words the virtual CV is shown with. */
 export type CvWords = Record<
-  'experience' | 'education' | 'skills' | 'languages' | 'present' | 'empty',
+  | 'experience'
+  | 'education'
+  | 'skills'
+  | 'languages'
+  | 'present'
+  | 'empty'
+  | 'contact'
+  | 'email'
+  | 'phone'
+  | 'location'
+  | 'links',
   string
 >;
 
@@ -38,6 +48,47 @@ function period(entry: Json, w: CvWords, lang: PageLang): SafeHtml | null {
   return start || end ? html` <span class="muted">(${start}${end && ` – ${end}`})</span>` : null;
 }
 
+/** A value as the CV printed it: the builder's `raw` reading when it normalised the value. */
+function asPrinted(basics: Json, key: string): string {
+  const meta = ((basics.x as Json | undefined)?.fields as Json | undefined)?.[key] as Json | undefined;
+  const raw = text(meta?.raw).trim();
+  return raw || text(basics[key]).trim();
+}
+
+/** The place the CV gives: as printed, else its parts joined. */
+function placeOf(basics: Json): string {
+  const printed = asPrinted(basics, 'location');
+  if (printed) return printed;
+  const location = (basics.location ?? {}) as Json;
+  return ['address', 'postalCode', 'city', 'region', 'countryCode']
+    .map((key) => text(location[key]).trim())
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The contact details the builder read (email, phone, place, site and profiles), as a list of terms. */
+function contactDetails(basics: Json, w: CvWords): SafeHtml | null {
+  const links = [
+    text(basics.url).trim(),
+    ...list(basics.profiles).map((p) => {
+      const url = text(p.url).trim();
+      const network = text(p.network).trim();
+      return network && url && !url.toLowerCase().includes(network.toLowerCase())
+        ? `${network}: ${url}`
+        : url;
+    }),
+  ].filter(Boolean);
+  const rows: [string, HtmlValue][] = [
+    [w.email, text(basics.email).trim()],
+    [w.phone, asPrinted(basics, 'phone')],
+    [w.location, placeOf(basics)],
+    [w.links, links.length > 0 && html`<ul class="cv-links">${links.map((l) => html`<li>${l}</li>`)}</ul>`],
+  ];
+  const shown = rows.filter(([, value]) => value);
+  if (shown.length === 0) return null;
+  return html`<dl class="cv-contact facts">${shown.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
+}
+
 /** The name a virtual CV gives, or '' (a page may make it its heading). */
 export function cvName(cv: Json | null): string {
   return text(((cv?.basics ?? {}) as Json).name).trim();
@@ -46,13 +97,14 @@ export function cvName(cv: Json | null): string {
 /**
  * The virtual CV as the employer will see it; every value escaped. Its headings are h2 unless
  * `view.level` says where it sits in the page's outline; `view.name: false` leaves the person's
- * name out (the page shows it as its own heading).
+ * name out (the page shows it as its own heading); `view.contact: false` leaves the contact details
+ * out (a page whose reader may not contact the person directly).
  */
 export function renderVirtualCv(
   cv: Json | null,
   w: CvWords,
   lang: PageLang = 'en',
-  view: { level?: 2 | 3 | 4; name?: boolean } = {},
+  view: { level?: 2 | 3 | 4; name?: boolean; contact?: boolean } = {},
 ): SafeHtml {
   if (!cv) return html`<section class="cv"><p>${w.empty}</p></section>`;
   const level = view.level ?? 2;
@@ -63,6 +115,8 @@ export function renderVirtualCv(
   if (name && view.name !== false) parts.push(heading(name));
   const label = text(basics.label);
   if (label) parts.push(html`<p>${label}</p>`);
+  const contact = view.contact !== false && contactDetails(basics, w);
+  if (contact) parts.push(html`${heading(w.contact)}${contact}`);
   const summary = text(basics.summary);
   if (summary) parts.push(html`<p>${summary}</p>`);
   const work = list(cv.work);
@@ -71,7 +125,9 @@ export function renderVirtualCv(
       const highlights = (Array.isArray(job.highlights) ? job.highlights : []).map(
         (h) => html`<li>${text(h)}</li>`,
       );
-      return html`<li><strong>${text(job.position)}</strong>${text(job.name) && `, ${text(job.name)}`}${period(job, w, lang)}${highlights.length > 0 && html`<ul>${highlights}</ul>`}</li>`;
+      const where = text(job.location);
+      const summary = text(job.summary);
+      return html`<li><strong>${text(job.position)}</strong>${text(job.name) && `, ${text(job.name)}`}${where && ` · ${where}`}${period(job, w, lang)}${summary && html`<p>${summary}</p>`}${highlights.length > 0 && html`<ul>${highlights}</ul>`}</li>`;
     });
     parts.push(html`${heading(w.experience)}<ul>${jobs}</ul>`);
   }
@@ -84,10 +140,23 @@ export function renderVirtualCv(
     });
     parts.push(html`${heading(w.education)}<ul>${items}</ul>`);
   }
+  // A category ("Languages: Go, Python") keeps its keywords; a level is shown as printed.
   const skills = list(cv.skills)
-    .map((s) => text(s.name))
+    .map((s) => {
+      const keywords = (Array.isArray(s.keywords) ? s.keywords : []).map(text).filter(Boolean);
+      const name = text(s.name);
+      const level = text(s.level);
+      const named = level ? `${name} (${level})` : name;
+      return keywords.length > 0 ? `${named}: ${keywords.join(', ')}` : named;
+    })
     .filter(Boolean);
-  if (skills.length > 0) parts.push(html`${heading(w.skills)}<p>${joinHtml(skills, ', ')}</p>`);
+  const grouped = list(cv.skills).some((s) => Array.isArray(s.keywords) && s.keywords.length > 0);
+  if (skills.length > 0)
+    parts.push(
+      grouped
+        ? html`${heading(w.skills)}<ul>${skills.map((s) => html`<li>${s}</li>`)}</ul>`
+        : html`${heading(w.skills)}<p>${joinHtml(skills, ', ')}</p>`,
+    );
   const languages = list(cv.languages)
     .map((l) => [text(l.language), text(l.fluency)].filter(Boolean).join(' — '))
     .filter(Boolean);

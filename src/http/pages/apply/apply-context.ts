@@ -8,7 +8,7 @@ import { html } from '../../../lib/html.ts';
 import type { RateLimitStore } from '../../../rate-limit/store.ts';
 import { PAGE_WORDS, type PageLang } from '../i18n.ts';
 import { sendPage } from '../page-shell.ts';
-import { type ApplyTunables, DEFAULT_APPLY_TUNABLES } from './challenge.ts';
+import { type ApplyTunables, challengeDue, DEFAULT_APPLY_TUNABLES } from './challenge.ts';
 import { APPLY_STYLE, CSRF_COOKIE, type FormState, renderForm } from './form-view.ts';
 
 /** Submissions per client address per minute; the form is a public endpoint. */
@@ -49,6 +49,8 @@ export async function formPage(
   },
 ) {
   const { token, nonce } = await deps.services.formTokens.mint(view.job.id);
+  // The proof of work is asked only once this client or this role is past a calm burst.
+  const powBits = (await challengeDue(deps, reply.request, view.job.id)) ? deps.tunables.powBits : 0;
   reply.header(
     'set-cookie',
     `${CSRF_COOKIE}=${nonce}; Path=/apply; HttpOnly; SameSite=Strict; Max-Age=7200${deps.secureCookies ? '; Secure' : ''}`,
@@ -65,7 +67,7 @@ export async function formPage(
       state: view.state,
       maxBytes: deps.services.cvLimits.maxBytes,
       source: view.source,
-      powBits: deps.tunables.powBits,
+      powBits,
       ...(view.kept ? { kept: view.kept } : {}),
     }),
     { head: html`<script src="/assets/apply.js" defer></script>${APPLY_STYLE}` },

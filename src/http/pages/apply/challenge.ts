@@ -32,6 +32,29 @@ export const DEFAULT_APPLY_TUNABLES: ApplyTunables = {
 };
 
 /**
+ * Whether the next form post from this client to this role would meet the challenge: the address
+ * bucket or the role has already sent as many forms in the window as a calm one would. Counts
+ * nothing. A calm candidate's page therefore asks for no proof of work at all; past the burst the
+ * page (and the upload slot's answer) carries the difficulty, and the script solves it.
+ */
+export async function challengeDue(
+  deps: { rateLimits: RateLimitStore; clock: Clock; tunables: ApplyTunables },
+  request: FastifyRequest,
+  jobId: string,
+): Promise<boolean> {
+  const t = deps.tunables;
+  const now = deps.clock.now().getTime();
+  const byAddress = await deps.rateLimits.peek(
+    `apply-burst:${addressBucket(request.ip)}`,
+    t.burstWindowMs,
+    now,
+  );
+  if (byAddress.count >= t.burstPerAddress) return true;
+  const byJob = await deps.rateLimits.peek(`apply-burst-job:${jobId}`, t.burstWindowMs, now);
+  return byJob.count >= t.burstPerJob;
+}
+
+/**
  * The challenge after a burst: once an address (or a role) has sent more forms than a person
  * would in the window, each form is accepted once, and only with a proof of work over its CSRF
  * token (the page's script finds it while the file uploads) or, from a client without

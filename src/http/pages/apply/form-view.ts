@@ -10,6 +10,7 @@ import { PAGE_WORDS, type PageLang, type PageWords, pageLang, preferredLang } fr
 import { siteHeader } from '../job-page.ts';
 import { sendPage } from '../page-shell.ts';
 import { APPLY_WORDS } from './apply-words.ts';
+import { SENDING_STYLE, sendingControls } from './sending-view.ts';
 
 export const CSRF_COOKIE = 'apply_csrf';
 export const FIELDS = ['name', 'email', 'phone', 'location', 'coverNote'] as const;
@@ -62,7 +63,7 @@ export interface FormView {
   source: ApplicationSource;
   /** A file received on an earlier attempt, kept for this one. */
   kept?: { uploadId: string; name: string };
-  /** The proof of work's difficulty the page's script solves (see challenge.ts). */
+  /** The proof of work's difficulty the page's script solves, 0 while calm (see challenge.ts). */
   powBits: number;
 }
 
@@ -71,7 +72,7 @@ export const APPLY_STYLE = html`<style>input[type=file]{display:block;width:100%
 input[type=file]::file-selector-button{font:inherit;font-weight:600;margin-right:.75rem;padding:.45rem .9rem;border-radius:6px;border:1px solid #1b1b1f;background:#fff;color:#1b1b1f;cursor:pointer}
 input[type=file]:hover{border-color:#1b1b1f}input[type=file]:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
 .kept{background:#eef6ee;border:1px solid #2e7d32;padding:.5rem .75rem;border-radius:6px;margin:.25rem 0}
-nav.next{display:flex;gap:.75rem 1.25rem;flex-wrap:wrap;margin:1.5rem 0}</style>`;
+nav.next{display:flex;gap:.75rem 1.25rem;flex-wrap:wrap;margin:1.5rem 0}</style>${SENDING_STYLE}`;
 
 /** The form posts its CSRF token in the query too, so a post is refused before its body is read. */
 export function formAction(jobId: string, lang: PageLang, token: string): string {
@@ -91,7 +92,7 @@ export function renderForm({ job, lang, token, state, maxBytes, source, kept, po
     : Object.keys(state.errors).length > 0
       ? w.fixErrors
       : null;
-  return html`${siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`)}<h1>${w.applyFor(job.title, job.company.name)}</h1>${alert && html`<p class="alert" role="alert">${alert}</p>`}<form method="post" action="${formAction(job.id, lang, token)}" enctype="multipart/form-data" id="apply-form" data-job-id="${job.id}" data-max-bytes="${maxBytes}" data-pow-bits="${powBits}" novalidate><input type="hidden" name="csrf" value="${token}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept?.uploadId}"><input type="hidden" name="cvName" value="${kept?.name}">${field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' })}${field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' })}${field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' })}${field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' })}<label for="cv">${w.cv}</label><p class="hint" id="cv-hint">${w.cvHint(mb)}</p>${keptNote}${cvError && html`<p class="error" id="cv-error">${cvError}</p>`}<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${!kept && html` required`} aria-describedby="${describedBy}"${cvError && html` aria-invalid="true"`}>${field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true })}<div class="hp" aria-hidden="true"><label for="website">${w.honeypot}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div><section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${w.consentHeading}</h2><p lang="${lang}">${consent.text}</p></section><p><button type="submit">${w.submit}</button></p><p class="hint" id="apply-status" role="status" aria-live="polite"></p></form>`;
+  return html`${siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`)}<h1>${w.applyFor(job.title, job.company.name)}</h1>${alert && html`<p class="alert" role="alert">${alert}</p>`}<form method="post" action="${formAction(job.id, lang, token)}" enctype="multipart/form-data" id="apply-form" data-job-id="${job.id}" data-max-bytes="${maxBytes}" ${powBits > 0 && html` data-pow-bits="${powBits}"`} novalidate><input type="hidden" name="csrf" value="${token}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept?.uploadId}"><input type="hidden" name="cvName" value="${kept?.name}">${field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' })}${field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' })}${field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' })}${field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' })}<label for="cv">${w.cv}</label><p class="hint" id="cv-hint">${w.cvHint(mb)}</p>${keptNote}${cvError && html`<p class="error" id="cv-error">${cvError}</p>`}<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${!kept && html` required`} aria-describedby="${describedBy}"${cvError && html` aria-invalid="true"`}>${field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true })}<div class="hp" aria-hidden="true"><label for="website">${w.honeypot}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div><section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${w.consentHeading}</h2><p lang="${lang}">${consent.text}</p></section>${sendingControls(lang, powBits)}</form>`;
 }
 
 /** The role does not exist (404) or no longer takes applications (410). */

@@ -4,10 +4,14 @@ import { forbidden, notFound, rateLimited } from '../../../domain/errors.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
 import type { App } from '../../types.ts';
 import { type ApplyDeps, addressLimited } from './apply-context.ts';
+import { challengeDue } from './challenge.ts';
 import { cookieNonce } from './form-view.ts';
 import { ApplyParams } from './show-form.ts';
 
-/** POST /apply/{jobId}/upload: the enhanced form asks for a presigned upload slot, as an integrator would. */
+/**
+ * POST /apply/{jobId}/upload: the enhanced form asks for a presigned upload slot, as an integrator
+ * would; `powBits` (0 while calm) is the proof of work the form's post will need.
+ */
 export function applyUploadSlot(app: App, deps: ApplyDeps): void {
   const { publicJobs, formTokens, uploads } = deps.services;
   app.post(
@@ -36,7 +40,10 @@ export function applyUploadSlot(app: App, deps: ApplyDeps): void {
       const slot = await uploads.create(target.account.id, { bytes: request.body.bytes }, undefined, {
         bucket: addressBucket(request.ip),
       });
-      return reply.code(201).send({ uploadId: slot.uploadId, uploadUrl: slot.uploadUrl });
+      // Past a burst the form's post will need a proof of work: the script starts on it while the
+      // file uploads (the page may have been opened before the burst began).
+      const powBits = (await challengeDue(deps, request, request.params.jobId)) ? deps.tunables.powBits : 0;
+      return reply.code(201).send({ uploadId: slot.uploadId, uploadUrl: slot.uploadUrl, powBits });
     },
   );
 }
