@@ -4,11 +4,11 @@ import { workerLoopRunning } from '../src/http/ops/probes.ts';
 import type { ManualClock } from '../src/lib/clock.ts';
 import { createTaskQueue } from '../src/tasks/queue.ts';
 import { taskRepository } from '../src/tasks/task-repository.ts';
+import { type ServiceProcess, startService } from './service-process.ts';
 import { consoleCall, jobsAccount } from './support/accounts.ts';
 import { startApp, useTestApp } from './support/app.ts';
 import { errorOf } from './support/assert.ts';
 import { createPublished } from './support/jobs.ts';
-import { type ServiceProcess, startService } from './service-process.ts';
 
 /**
  * Issue 29, item 4: every role listens on PORT with /healthz, /readyz and /metrics (METRICS_TOKEN),
