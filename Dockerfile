@@ -48,7 +48,7 @@ EXPOSE 3000
 # Give the orchestrator's stop timeout more than SHUTDOWN_GRACE_MS (default 10 s).
 STOPSIGNAL SIGTERM
 # Liveness: /healthz answers while the process runs. Readiness (/readyz) is for load balancers.
-# ROLE=worker serves no HTTP: compose.yaml gives the worker its own check.
+# Every ROLE serves both on PORT; compose.yaml checks a worker's /readyz (its task loop runs).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "src/main.ts"]

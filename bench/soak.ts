@@ -1,10 +1,13 @@
 // Soak (issue 12 item 6): mixed traffic (reads, job writes, applications with PDFs, screenings) on
 // two API instances and a worker over PostgreSQL and a private Redis, with faults injected: the
 // service's backends terminated every minute, Redis killed and restarted once, one API instance
-// deployed (SIGTERM, then started again). Prints lost / doubled / 5xx / heap / handles / queue.
+// deployed (SIGTERM, then started again). Prints lost / doubled / 5xx / heap / handles / queue, and
+// resident memory by process and role (from each one's /metrics, the worker's included): start,
+// end and the growth trend in MB/hour by least squares, over the run and over its second half.
 //
 //   npm run soak                 10 minutes
 //   SOAK_MINUTES=3 npm run soak  shorter
+//   SOAK_SAMPLE_SECONDS=10       memory sampled every 10 s (default 30)
 //   SOAK_DATABASE_URL=postgres://…  (default: the careers_faults database on 127.0.0.1)
 //
 // Not part of `npm test`. Needs redis-server on PATH and a PostgreSQL it may create tables in.
@@ -305,31 +308,109 @@ async function traffic(setup: Setup, until: number): Promise<void> {
 }
 
 // ---- resources ----
-const samples: Record<string, { heapMb: number[]; handles: number[]; rssMb: number[] }> = {};
+/** Seconds between two samples of every process's /metrics (heap, handles, resident memory). */
+const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
+interface Sample {
+  /** Seconds since the traffic started. */
+  t: number;
+  role: string;
+  /** The process's start (process_start_time_seconds): a restarted instance is a new series. */
+  startedAt: number;
+  heapMb: number;
+  handles: number;
+  rssMb: number;
+}
+const samples: Record<string, Sample[]> = {};
+/** Every process with its /metrics: the two API instances and, since issue 29, the worker. */
+const sampled: { name: string; service: () => ServiceProcess | null }[] = [];
+
+/** A sample's value: `name` with or without labels (the process metrics carry `role`). */
+function metricValue(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return Number(line?.slice(line.lastIndexOf(' ') + 1) ?? Number.NaN);
+}
+
 async function sample(): Promise<void> {
-  for (const instance of instances) {
-    if (!instance.service) continue;
+  for (const { name, service: current } of sampled) {
+    const service = current();
+    if (!service) continue;
     try {
       const text = await (
-        await fetch(`${instance.service.baseUrl}/metrics`, {
+        await fetch(`${service.baseUrl}/metrics`, {
           headers: { authorization: `Bearer ${SOAK_METRICS_TOKEN}` },
           signal: AbortSignal.timeout(5000),
         })
       ).text();
-      const value = (name: string) =>
-        Number(
-          text
-            .split('\n')
-            .find((l) => l.startsWith(`${name} `))
-            ?.split(' ')[1] ?? Number.NaN,
-        );
-      samples[instance.name] ??= { heapMb: [], handles: [], rssMb: [] };
-      const s = samples[instance.name]!;
-      s.heapMb.push(Math.round(value('nodejs_heap_size_used_bytes') / 1e6));
-      s.handles.push(value('nodejs_active_handles_total'));
-      s.rssMb.push(Math.round(value('process_resident_memory_bytes') / 1e6));
+      const role = /^service_info\{role="([a-z]+)"\}/m.exec(text)?.[1] ?? 'unknown';
+      samples[name] ??= [];
+      samples[name].push({
+        t: Math.round((Date.now() - t0) / 1000),
+        role,
+        startedAt: metricValue(text, 'process_start_time_seconds'),
+        heapMb: Math.round(metricValue(text, 'nodejs_heap_size_used_bytes') / 1e6),
+        handles: metricValue(text, 'nodejs_active_handles_total'),
+        rssMb: Math.round(metricValue(text, 'process_resident_memory_bytes') / 1e5) / 10,
+      });
     } catch {}
   }
+}
+
+/** The least-squares slope of `y` over `x` (seconds), in units per hour; null under 3 points. */
+function slopePerHour(points: { x: number; y: number }[]): number | null {
+  if (points.length < 3) return null;
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p.x, 0) / n;
+  const my = points.reduce((a, p) => a + p.y, 0) / n;
+  const sxx = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
+  if (sxx === 0) return null;
+  const sxy = points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0);
+  return Math.round((sxy / sxx) * 3600 * 10) / 10;
+}
+
+/**
+ * Resident memory by process and role: start, end, min, max, and the growth trend (MB/hour, least
+ * squares) over the whole run and over its second half (after the warm-up). A restarted instance
+ * (the deploy) is reported as a series of its own.
+ */
+function memoryReport() {
+  const report: Record<string, unknown>[] = [];
+  for (const [name, list] of Object.entries(samples)) {
+    const generations = new Map<number, Sample[]>();
+    for (const s of list) {
+      if (!Number.isFinite(s.rssMb)) continue;
+      const series = generations.get(s.startedAt) ?? [];
+      series.push(s);
+      generations.set(s.startedAt, series);
+    }
+    let generation = 0;
+    for (const series of generations.values()) {
+      generation += 1;
+      const rss = series.map((s) => s.rssMb);
+      const first = series[0]!;
+      const last = series[series.length - 1]!;
+      const half = first.t + (last.t - first.t) / 2;
+      report.push({
+        process: generations.size > 1 ? `${name} (${generation})` : name,
+        role: first.role,
+        samples: series.length,
+        fromS: first.t,
+        toS: last.t,
+        startMb: first.rssMb,
+        endMb: last.rssMb,
+        minMb: Math.min(...rss),
+        maxMb: Math.max(...rss),
+        slopeMbPerHour: slopePerHour(series.map((s) => ({ x: s.t, y: s.rssMb }))),
+        secondHalfSlopeMbPerHour: slopePerHour(
+          series.filter((s) => s.t >= half).map((s) => ({ x: s.t, y: s.rssMb })),
+        ),
+        heapMb: { start: first.heapMb, end: last.heapMb },
+        // Every sample's resident MB, in order, for a look at the curve.
+        rssMb: rss,
+        handles: { start: first.handles, end: last.handles },
+      });
+    }
+  }
+  return report;
 }
 
 async function main(): Promise<void> {
@@ -354,6 +435,11 @@ async function main(): Promise<void> {
   ]);
   spawned.push(a, b, worker);
   instances.push({ name: 'api-a', service: a }, { name: 'api-b', service: b });
+  sampled.push(
+    { name: 'api-a', service: () => instances[0]!.service },
+    { name: 'api-b', service: () => instances[1]!.service },
+    { name: 'worker', service: () => worker },
+  );
   const setup = await setUp(a);
   t0 = Date.now();
   const until = t0 + DURATION_MS;
@@ -412,7 +498,7 @@ async function main(): Promise<void> {
     }
   })();
   const deploy: { exitCode: number | null; stopMs: number } = { exitCode: null, stopMs: 0 };
-  const sampler = setInterval(() => void sample(), 30_000);
+  const sampler = setInterval(() => void sample(), SAMPLE_SECONDS * 1000);
   await Promise.all([...Array.from({ length: CONCURRENCY }, () => traffic(setup, until)), faults]);
   clearInterval(sampler);
   await sample();
@@ -473,7 +559,7 @@ async function main(): Promise<void> {
     refusalSamples,
     networkErrors: figures.networkErrors,
     deploy,
-    resources: samples,
+    memory: memoryReport(),
     queue: { drained: open === 0, open, dead: dead[0].n, drainMs: Date.now() - drainStart },
   };
   console.log(JSON.stringify(summary, null, 2));

@@ -5,9 +5,11 @@ import type * as AjvModule from 'ajv';
 import type { Ajv } from 'ajv';
 import type AddFormats from 'ajv-formats';
 import Fastify, { LogController } from 'fastify';
+import type { Registry } from 'prom-client';
 import { badRequest, headerTooLarge, requestTimeout } from './domain/errors.ts';
 import { guardCapabilityRoutes } from './http/capability-urls.ts';
 import type { HttpContext } from './http/context.ts';
+import { probes } from './http/ops/probes.ts';
 import { routes } from './http/routes.ts';
 import type { App } from './http/types.ts';
 import { isEmailAddress } from './lib/email.ts';
@@ -166,8 +168,15 @@ export async function buildApp(context: HttpContext): Promise<App> {
   registerJsonBodyParser(app);
   registerCommonHeaders(app);
   if (context.logger) registerRequestLog(app);
-  await registerPlugins(app, context);
-  for (const route of routes) route(app, context);
+  if (context.role === 'worker') {
+    // A worker serves its probes and /metrics only: every other path is the 404 of an unknown one.
+    await registerMetricsPlugins(app, context);
+    registerErrorHandling(app, async () => undefined);
+    probes(app, context);
+  } else {
+    await registerPlugins(app, context);
+    for (const route of routes) route(app, context);
+  }
   await app.ready();
   return app;
 }
@@ -237,14 +246,32 @@ function registerCommonHeaders(app: App): void {
   });
 }
 
-/** Metrics, fault counters, the OpenAPI documents, the guard, idempotency and error rendering. */
-async function registerPlugins(app: App, options: HttpContext): Promise<void> {
-  // Metrics only when they can be read (METRICS_TOKEN): prom-client and its collectors are not
-  // loaded otherwise (issue 14: ~45 ms of start-up and ~8 MB).
-  const registry = options.metricsToken ? (await import('./plugins/metrics.ts')).registerMetrics(app) : null;
+/**
+ * The metrics (only when they can be read, METRICS_TOKEN: prom-client and its collectors are not
+ * loaded otherwise, issue 14: ~45 ms of start-up and ~8 MB) and the fault counters.
+ */
+async function registerMetricsPlugins(app: App, options: HttpContext) {
+  let registry: Registry | null = null;
+  if (options.metricsToken) {
+    registry = (await import('./plugins/metrics.ts')).registerMetrics(app, options.role);
+    (await import('./plugins/ops-metrics.ts')).registerOpsMetrics(registry, {
+      role: options.role,
+      taskNames: Object.keys(options.services.taskHandlers),
+      opsStats: options.services.opsStats,
+      background: options.background,
+      pdfChecker: options.pdfChecker,
+      log: app.log,
+    });
+  }
   app.decorate('metricsRegistry', registry);
   const faultMetrics = registerFaultMetrics(app, registry);
   watchRateLimitStore(app, options.rateLimits, faultMetrics);
+  return registry;
+}
+
+/** Metrics, fault counters, the OpenAPI documents, the guard, idempotency and error rendering. */
+async function registerPlugins(app: App, options: HttpContext): Promise<void> {
+  const registry = await registerMetricsPlugins(app, options);
   watchEmbeddings(app, options.services.matches, registry);
   await registerOpenApi(app, options.publicBaseUrl);
   await registerConsoleOpenApi(app, options.publicBaseUrl);

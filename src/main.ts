@@ -44,16 +44,24 @@ async function main(): Promise<void> {
     import('./plugins/log.ts'),
   ]);
   const runtime = await runtimeOrExit(createRuntime(config, { handle: opening }), config.dataDir);
-  const app = await createRuntimeApp(runtime, { logger: loggerOptions(config.logLevel) });
+  // What /readyz and /metrics read of the background work, once it exists (it logs through the app).
+  let running: Background | null = null;
+  const probe = {
+    worker: () => running?.worker.stats() ?? null,
+    deliveries: () => running?.webhookDeliveries.stats() ?? null,
+  };
+  const app = await createRuntimeApp(runtime, { logger: loggerOptions(config.logLevel), background: probe });
   const background: Background = {
     worker: createRuntimeWorker(runtime, { log: app.log.child({ component: 'worker' }) }),
     webhookDeliveries: runtime.services.webhookDispatcher({ log: app.log.child({ component: 'webhooks' }) }),
     timers: [],
   };
-  if (config.role !== 'api') startBackground(runtime, app, background);
-  if (config.role !== 'worker') {
-    await app.listen({ port: config.http.port, host: config.http.host });
+  if (config.role !== 'api') {
+    startBackground(runtime, app, background);
+    running = background;
   }
+  // Every role listens: a worker serves /healthz, /readyz and /metrics only (src/app.ts).
+  await app.listen({ port: config.http.port, host: config.http.host });
   module.flushCompileCache();
   setTimeout(releaseStartupGarbage, STARTUP_GC_DELAY_MS).unref();
   app.log.info(

@@ -12,7 +12,7 @@ import { type HttpSettings, httpContext } from './http/context.ts';
 import type { App } from './http/types.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type Mailer, outboxMailer, smtpMailer } from './mail/mailer.ts';
-import { createCvChecker } from './pdf/cv-check.ts';
+import { type CvChecker, createCvChecker } from './pdf/cv-check.ts';
 import { memoryStore, type RateLimitStore, redisStore } from './rate-limit/store.ts';
 import { createServices, resolveClaimLinkKey, resolveConsoleToken, type ServiceDeps } from './services.ts';
 import { createWorker, type WorkerLog } from './tasks/worker.ts';
@@ -156,10 +156,14 @@ async function serviceDepsFor(
  * hold. The app's one context (src/http/context.ts) is built here, from the runtime.
  */
 export function createRuntimeApp(
-  runtime: Pick<Runtime, 'config' | 'services' | 'files' | 'rateLimits' | 'clock' | 'consoleToken'>,
-  extra: Pick<HttpSettings, 'logger' | 'authFailuresPerMinute' | 'applyPage'> = {},
+  runtime: Pick<Runtime, 'config' | 'services' | 'files' | 'rateLimits' | 'clock' | 'consoleToken'> &
+    Partial<Pick<Runtime, 'serviceDeps'>>,
+  extra: Pick<HttpSettings, 'logger' | 'authFailuresPerMinute' | 'applyPage' | 'background'> = {},
 ): Promise<App> {
   const { config } = runtime;
+  // The pooled PDF checker reports its pool to /metrics; a stand-in (tests, tools) has nothing to say.
+  const inspector = runtime.serviceDeps?.inspector as Partial<CvChecker> | undefined;
+  const pdfChecker = typeof inspector?.stats === 'function' ? inspector.stats.bind(inspector) : undefined;
   const context = httpContext({
     services: runtime.services,
     files: runtime.files,
@@ -171,6 +175,8 @@ export function createRuntimeApp(
     trustProxy: config.http.trustProxy,
     metricsToken: config.metricsToken,
     connections: config.http.connections,
+    role: config.role,
+    ...(pdfChecker ? { pdfChecker } : {}),
     ...extra,
   });
   return buildApp(context);

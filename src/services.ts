@@ -25,6 +25,7 @@ import { createPublicJobService } from './domain/jobs/public-job-service.ts';
 import { createKeyService } from './domain/keys/key-service.ts';
 import type { EmbeddingProvider } from './domain/matches/embeddings.ts';
 import { createMatchService } from './domain/matches/match-service.ts';
+import { createOpsStatsService } from './domain/ops/ops-stats-service.ts';
 import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import type { CvInspector, CvLimits } from './domain/ports.ts';
 import { createErasure } from './domain/privacy/erasure.ts';
@@ -110,6 +111,7 @@ export function createServices(deps: ServiceDeps): Services {
   const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
   const applications = createApplicationService({ db, clock, uploads, queue, events });
   const audit = createAuditService({ db, clock });
+  const opsStats = createOpsStatsService({ db, clock });
   const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
   const people = createPersonService({
     db,
@@ -135,10 +137,7 @@ export function createServices(deps: ServiceDeps): Services {
     },
     'build-person-cv': (p, task) => people.buildCv(p.personId, { last: task.attempts >= task.max_attempts }),
   };
-  const retention = async () => {
-    const done = await privacy.sweepRetention();
-    return { retentionErasedApplications: done.applications, retentionErasedCandidates: done.candidates };
-  };
+
   return {
     accounts: createAccountService({ db, clock }),
     uploads,
@@ -188,24 +187,33 @@ export function createServices(deps: ServiceDeps): Services {
     },
     audit,
     consoleUsers,
+    opsStats,
     async maintenance() {
+      // Each sweep timed and counted for /metrics (sweep_* metrics), in this order.
+      const sweep = opsStats.sweep;
       return {
-        idempotencyRecords: await idempotency.sweep(),
-        uploads: await uploads.sweep(),
-        stagedCvs: await cv.expireStaged(),
-        ...(await retention()),
+        idempotencyRecords: await sweep('idempotency_records', () => idempotency.sweep()),
+        uploads: await sweep('uploads', () => uploads.sweep()),
+        stagedCvs: await sweep('staged_cvs', () => cv.expireStaged()),
+        retentionErasedApplications: await sweep(
+          'retention_applications',
+          async () => (await privacy.sweepRetention(['application'])).applications,
+        ),
+        retentionErasedCandidates: await sweep(
+          'retention_candidates',
+          async () => (await privacy.sweepRetention(['candidate'])).candidates,
+        ),
         // Edits of a managed role's words or cap, and roles newly managed, queue their generation.
-        matchGenerations: await matches.refresh(null),
+        matchGenerations: await sweep('match_generations', () => matches.refresh(null)),
         // Generations that ranked lexically because the embedding provider failed (counted warning).
         embeddingFallbacks: matches.takeEmbeddingFallbacks(),
-        finishedTasks: await taskRepository.deleteFinished(
-          db,
-          new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS),
+        finishedTasks: await sweep('finished_tasks', () =>
+          taskRepository.deleteFinished(db, new Date(clock.now().getTime() - FINISHED_TASKS_KEPT_MS)),
         ),
-        expiredJobEvents: await events.sweepExpiredJobs(),
-        oldEvents: await events.sweepOld(),
-        finishedDeliveries: await webhooks.sweepFinished(),
-        consoleSessions: await consoleUsers.sweepSessions(),
+        expiredJobEvents: await sweep('expired_job_events', () => events.sweepExpiredJobs()),
+        oldEvents: await sweep('old_events', () => events.sweepOld()),
+        finishedDeliveries: await sweep('finished_deliveries', () => webhooks.sweepFinished()),
+        consoleSessions: await sweep('console_sessions', () => consoleUsers.sweepSessions()),
       };
     },
   };

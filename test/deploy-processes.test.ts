@@ -91,7 +91,7 @@ async function stop(service: ServiceProcess): Promise<void> {
 describe('the fleet processes with compose.yaml variables', {
   skip: !databaseUrl && 'needs DATABASE_URL (PostgreSQL)',
 }, () => {
-  test('ROLE=api serves and is ready on PostgreSQL, Redis and S3; ROLE=worker runs; both stop on SIGTERM with 0', {
+  test('ROLE=api serves and is ready on PostgreSQL, Redis and S3; ROLE=worker runs and is ready; both stop on SIGTERM with 0', {
     timeout: 180_000,
   }, async () => {
     const { api, worker } = await localEnvironment();
@@ -118,7 +118,11 @@ describe('the fleet processes with compose.yaml variables', {
 
     const started = workerProcess.lines.find((line) => line.includes('Service ready'));
     assert.match(started ?? '', /"role":"worker"/);
-    assert.equal(await fetch(workerProcess.baseUrl).catch(() => null), null, 'ROLE=worker serves no HTTP');
+    // A worker serves its probes (compose checks /readyz) and nothing else.
+    const workerReady = await fetch(`${workerProcess.baseUrl}/readyz`);
+    assert.equal(workerReady.status, 200, await workerReady.clone().text());
+    assert.equal(((await workerReady.json()) as { worker: string }).worker, 'running');
+    assert.equal((await fetch(`${workerProcess.baseUrl}/v1/jobs`)).status, 404);
     await stop(apiProcess);
     await stop(workerProcess);
   });

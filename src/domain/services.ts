@@ -19,6 +19,7 @@ import type { JobService } from './jobs/job-service.ts';
 import type { PublicJobService } from './jobs/public-job-service.ts';
 import type { KeyService } from './keys/key-service.ts';
 import type { MatchService } from './matches/match-service.ts';
+import type { OpsStatsService } from './ops/ops-stats-service.ts';
 import type { TaskAdminService } from './ops/task-admin-service.ts';
 import type { CvLimits } from './ports.ts';
 import type { PrivacyService } from './privacy/privacy-service.ts';
@@ -77,6 +78,8 @@ export interface Services {
   ): WebhookDispatcher;
   audit: AuditService;
   consoleUsers: ConsoleUserService;
+  /** The queues' backlog and the sweeps' record, for /metrics. */
+  opsStats: OpsStatsService;
   /** Retention and housekeeping; safe to run on several workers at once. */
   maintenance(): Promise<MaintenanceReport>;
 }

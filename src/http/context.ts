@@ -1,10 +1,22 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { ConfiguredBlobStore } from '../blob-store/index.ts';
-import type { ConnectionLimits } from '../config.ts';
+import type { ConnectionLimits, Role } from '../config.ts';
+import type { DispatcherStats } from '../domain/events/webhook-dispatcher.ts';
 import type { Services } from '../domain/services.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { CvCheckerStats } from '../pdf/cv-check.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
+import type { WorkerStats } from '../tasks/worker.ts';
 import { type ApplyTunables, DEFAULT_APPLY_TUNABLES } from './pages/apply/challenge.ts';
+
+/**
+ * What runs beside the HTTP app in this process (main.ts attaches it once started): read by
+ * /readyz (is the worker's loop running?) and /metrics. null: not running in this process.
+ */
+export interface BackgroundProbe {
+  worker(): WorkerStats | null;
+  deliveries(): DispatcherStats | null;
+}
 
 /** What the runtime (src/runtime.ts) gives the HTTP app: the services, the outside world, the settings. */
 export interface HttpSettings {
@@ -26,6 +38,12 @@ export interface HttpSettings {
   metricsToken?: string | null;
   /** Timeouts and the per-address connection cap (config.ts's defaults otherwise). */
   connections?: ConnectionLimits;
+  /** ROLE: a `worker` app serves only /healthz, /readyz and /metrics. Default `all`. */
+  role?: Role;
+  /** The task worker and webhook deliverer of this process, once started. */
+  background?: BackgroundProbe;
+  /** The PDF checker's pool and queue (absent when the checker is not the pooled one). */
+  pdfChecker?: () => CvCheckerStats;
 }
 
 /**
@@ -34,7 +52,8 @@ export interface HttpSettings {
  * what it needs (the services, the clock, the rate-limit store, the cookie and apply-page
  * settings) without a registration of its own. The settings as given, and what follows from them.
  */
-export interface HttpContext extends Omit<HttpSettings, 'applyPage' | 'metricsToken'> {
+export interface HttpContext extends Omit<HttpSettings, 'applyPage' | 'metricsToken' | 'role'> {
+  role: Role;
   /** Session and form cookies carry Secure: the public base URL is https. */
   secureCookies: boolean;
   /** The hosted apply page's abuse limits, the defaults filled in. */
@@ -49,5 +68,6 @@ export function httpContext(settings: HttpSettings): HttpContext {
     secureCookies: settings.publicBaseUrl.startsWith('https://'),
     applyPage: { ...DEFAULT_APPLY_TUNABLES, ...settings.applyPage },
     metricsToken: settings.metricsToken ?? null,
+    role: settings.role ?? 'all',
   };
 }

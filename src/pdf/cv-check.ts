@@ -11,14 +11,14 @@
 
 import { open, readFile } from 'node:fs/promises';
 import { type CheckShare, FairLimiter } from './fair-limiter.ts';
-import { ParserPool, type PoolEvent } from './parser-pool.ts';
+import { ParserPool, type ParserPoolStats, type PoolEvent } from './parser-pool.ts';
 import { prescanPdf } from './prescan.ts';
 import type { TextDetail } from './protocol.ts';
 import type { CvCheckResult, CvRejectReason } from './types.ts';
 
 export { type CheckLane, CheckQueueFull, type CheckShare } from './fair-limiter.ts';
 export { type CvLimits, rejectionMessage } from './messages.ts';
-export { ParserPoolUnavailable } from './parser-pool.ts';
+export { type ParserPoolStats, ParserPoolUnavailable } from './parser-pool.ts';
 export type { TextDetail } from './protocol.ts';
 export type { CvCheckResult, CvLocale, CvRejectReason, PdfPage, PdfTextItem } from './types.ts';
 
@@ -56,7 +56,19 @@ export interface CvChecker {
    * it, by default; see TextDetail): the verdict does not depend on it.
    */
   check(filePath: string, share?: CheckShare, detail?: TextDetail): Promise<CvCheckResult>;
+  /** The pool and the queue in front of it, now and since start (/metrics). */
+  stats(): CvCheckerStats;
   close(): Promise<void>;
+}
+
+export interface CvCheckerStats {
+  pool: ParserPoolStats;
+  /** Checks waiting their turn in front of the pool, and those holding a turn. */
+  waiting: number;
+  running: number;
+  /** Checks refused since start: queue full at admission, or waited past the deadline. */
+  refused: number;
+  expired: number;
 }
 
 export const CV_CHECK_DEFAULTS = { poolSize: 2, timeoutMs: 5000, memoryLimitMb: 1536 } as const;
@@ -182,7 +194,11 @@ export function createCvChecker(options: CvCheckerOptions): CvChecker {
     );
   }
 
-  return { check, close: () => pool.close() };
+  const stats = (): CvCheckerStats => {
+    const { refused, expired } = limiter.stats;
+    return { pool: pool.stats, waiting: limiter.queued, running: limiter.running, refused, expired };
+  };
+  return { check, stats, close: () => pool.close() };
 }
 
 /** The bytes a file of `size` bytes may inflate to in the pre-scan before it is refused. */

@@ -41,6 +41,18 @@ export interface ParserPoolOptions {
 
 const WARM_UP_DELAY_MS = 2000;
 
+/** The pool as it is now and what it did since it started: read at scrape time (/metrics). */
+export interface ParserPoolStats {
+  /** Children by state (a child being replaced counts as stopping until it exits). */
+  children: Record<Worker['state'], number>;
+  /** Parses waiting for a free child. */
+  queued: number;
+  /** Parses sent to a child (a retry counts again). */
+  parses: number;
+  /** Children stopped since start, by cause (recycled: retired after its documents or memory). */
+  stopped: Partial<Record<WorkerStopCause, number>>;
+}
+
 /** The checker cannot give a verdict now (not the file's fault): answer 503 with Retry-After. */
 export class ParserPoolUnavailable extends Error {
   override name = 'ParserPoolUnavailable';
@@ -93,6 +105,8 @@ export class ParserPool {
   // timer holds it open only while a check is queued or running.
   #keepAlive: NodeJS.Timeout | undefined;
   readonly #probes = new Map<number, (report: SandboxReport) => void>();
+  #parses = 0;
+  readonly #stopped: Partial<Record<WorkerStopCause, number>> = {};
 
   constructor(options: ParserPoolOptions) {
     this.#options = options;
@@ -101,6 +115,12 @@ export class ParserPool {
     // service's own start-up for the same two cores. A check that comes first starts them itself.
     this.#warmUp = setTimeout(() => this.#fill(), WARM_UP_DELAY_MS);
     this.#warmUp.unref();
+  }
+
+  get stats(): ParserPoolStats {
+    const children = { starting: 0, idle: 0, busy: 0, stopping: 0 };
+    for (const worker of this.#workers) children[worker.state] += 1;
+    return { children, queued: this.#queue.length, parses: this.#parses, stopped: { ...this.#stopped } };
   }
 
   run(request: Job['request']): Promise<ParseOutcome> {
@@ -196,6 +216,7 @@ export class ParserPool {
         settled,
       };
       const message: ParseRequest = { type: 'parse', id, ...job.request };
+      this.#parses += 1;
       this.#options.onEvent?.({ type: 'parse_started', pid: worker.pid, attempt: job.attempt });
       worker.child.send(message, (error) => {
         if (error) this.#stop(worker, 'ipc_broken');
@@ -370,6 +391,7 @@ export class ParserPool {
     if (!cause) {
       cause = wasStarting ? 'startup_failed' : OUT_OF_MEMORY.test(worker.stderr) ? 'out_of_memory' : 'crash';
     }
+    this.#stopped[cause] = (this.#stopped[cause] ?? 0) + 1;
     this.#options.onEvent?.({
       type: 'worker_stopped',
       pid: worker.pid,

@@ -3,11 +3,13 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 
 /**
  * Prometheus metrics of this app instance. Labels are the route template, the method and the
- * status: never a key, an id or anything of a candidate's.
+ * status: never a key, an id or anything of a candidate's. The queue, webhook, PDF-pool and sweep
+ * metrics are ops-metrics.ts's.
  */
-export function registerMetrics(app: FastifyInstance): Registry {
+export function registerMetrics(app: FastifyInstance, role: string): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // Node's process metrics (process_resident_memory_bytes among them) carry the process's ROLE.
+  collectDefaultMetrics({ register: registry, labels: { role } });
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',

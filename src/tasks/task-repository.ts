@@ -3,6 +3,8 @@ import type { Db } from '../db/connect.ts';
 import type { TasksTable } from '../db/schema.ts';
 
 export type TaskRow = Selectable<TasksTable>;
+/** Where an open task stands: due and unclaimed, waiting for its retry, or in a worker's hands. */
+export type QueueBucket = 'ready' | 'delayed' | 'running';
 
 export const taskRepository = {
   /** Inserts a task unless one with the same key exists; true when this call created it. */
@@ -170,6 +172,36 @@ export const taskRepository = {
       .where('finished_at', '<', before)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
+  },
+
+  /**
+   * The open queue by task name and bucket (ready: due and unclaimed, or its lease ran out;
+   * delayed: waiting for its retry; running), with the earliest instant a bucket's tasks fell due.
+   * One grouped read of the open tasks only (the tasks_ready partial index's predicate): finished
+   * tasks, however many, are not read.
+   */
+  async backlog(db: Db, now: Date): Promise<{ name: string; bucket: QueueBucket; n: number; due: Date }[]> {
+    const result = await sql<{ name: string; bucket: QueueBucket; n: number; due: Date }>`
+      SELECT name,
+             CASE WHEN state = 'running' AND locked_until > ${now} THEN 'running'
+                  WHEN state = 'queued' AND run_after > ${now} THEN 'delayed'
+                  ELSE 'ready' END AS bucket,
+             count(*)::int AS n,
+             min(CASE WHEN state = 'queued' THEN run_after ELSE locked_until END) AS due
+      FROM tasks
+      WHERE state IN ('queued', 'running')
+      GROUP BY 1, 2`.execute(db);
+    return result.rows.map((row) => ({ ...row, due: new Date(row.due) }));
+  },
+
+  /** Dead tasks by name: one grouped read of the tasks_dead partial index (migration 136). */
+  async deadByName(db: Db): Promise<{ name: string; n: number }[]> {
+    return db
+      .selectFrom('tasks')
+      .select(['name', sql<number>`count(*)::int`.as('n')])
+      .where('state', '=', 'dead')
+      .groupBy('name')
+      .execute();
   },
 
   async counts(db: Db): Promise<Record<string, number>> {

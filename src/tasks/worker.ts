@@ -43,6 +43,24 @@ export function backoffMs(attempt: number): number {
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
+/** What one task attempt came to, for the worker's counters (/metrics). */
+export type TaskOutcome = 'completed' | 'failed' | 'dead' | 'deferred';
+
+/** The task worker's state for the probes and counters for /metrics: read at scrape time. */
+export interface WorkerStats {
+  /** Started and not stopping: the poll loop runs. */
+  running: boolean;
+  /** When the last poll began (epoch ms); null before the first. */
+  lastPollAt: number | null;
+  /** Whether that poll is still running (it waits for the tasks it claimed). */
+  polling: boolean;
+  inHand: number;
+  concurrency: number;
+  pollMs: number;
+  /** Attempts since start, by task name and outcome. */
+  outcomes: Record<string, Record<TaskOutcome, number>>;
+}
+
 export function createWorker(options: WorkerOptions) {
   const { db, clock, handlers, log } = options;
   const concurrency = options.concurrency ?? 2;
@@ -54,21 +72,35 @@ export function createWorker(options: WorkerOptions) {
   const inHand = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let stopping = false;
+  /** The poll loop runs between start() and stop() (drain() runs without it). */
+  let started = false;
+  let lastPollAt: number | null = null;
+  let polling = false;
+  const outcomes: WorkerStats['outcomes'] = {};
+  const count = (name: string, outcome: TaskOutcome) => {
+    outcomes[name] ??= { completed: 0, failed: 0, dead: 0, deferred: 0 };
+    outcomes[name][outcome] += 1;
+  };
 
   async function run(task: TaskRow): Promise<void> {
     const handler = handlers[task.name as TaskName] as TaskHandler<TaskName> | undefined;
     try {
       if (!handler) throw new Error(`no handler for task "${task.name}"`);
       await handler(task.payload as never, task);
+      count(task.name, 'completed');
       if (!(await taskRepository.complete(db, task.id, workerId, clock.now()))) {
         log.warn({ taskId: task.id, task: task.name }, 'task lease lost before completion');
       }
     } catch (error) {
       const busy = busyDelayMs(error);
-      if (busy !== null) return defer(task, busy);
+      if (busy !== null) {
+        count(task.name, 'deferred');
+        return defer(task, busy);
+      }
       // Kept as the task's last error and shown in the console: no recipient's address in it.
       const message = scrubPersonalData(error instanceof Error ? error.message : String(error));
       const last = task.attempts >= task.max_attempts;
+      count(task.name, last ? 'dead' : 'failed');
       const now = clock.now();
       await taskRepository
         .fail(
@@ -119,10 +151,14 @@ export function createWorker(options: WorkerOptions) {
     if (stopping) return;
     timer = setTimeout(async () => {
       let ran = 0;
+      lastPollAt = Date.now();
+      polling = true;
       try {
         ran = await tick();
       } catch (err) {
         log.error({ err }, 'task poll failed');
+      } finally {
+        polling = false;
       }
       schedule(ran > 0 ? 0 : pollMs);
     }, delay);
@@ -132,7 +168,19 @@ export function createWorker(options: WorkerOptions) {
     id: workerId,
     start(): void {
       stopping = false;
+      started = true;
       schedule(0);
+    },
+    stats(): WorkerStats {
+      return {
+        running: started && !stopping,
+        lastPollAt,
+        polling,
+        inHand: inHand.size,
+        concurrency,
+        pollMs,
+        outcomes: structuredClone(outcomes),
+      };
     },
     /** Runs due tasks until none is left (tests and one-off runs). */
     async drain(maxRounds = 100): Promise<number> {

@@ -40,6 +40,14 @@ function nextTry(attempts: number, now: Date): Date {
   return new Date(now.getTime() + Math.round(base * (0.9 + Math.random() * 0.2)));
 }
 
+/** The deliverer's state and counters since start, read at scrape time (/metrics, /readyz). */
+export interface DispatcherStats {
+  running: boolean;
+  inFlight: number;
+  /** Attempts by outcome: delivered (2xx), retry (failed, tried again later), failed (for good). */
+  attempts: { delivered: number; retry: number; failed: number };
+}
+
 /**
  * Delivers webhooks: claims due deliveries (per endpoint and in all, bounded), sends each without
  * waiting for the others, and claims again as soon as a slot frees, so one endpoint's slowness or
@@ -58,6 +66,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   let polling = false;
   /** A slot freed while a poll ran: poll again at once after it. */
   let wanted = false;
+  const attempts: DispatcherStats['attempts'] = { delivered: 0, retry: 0, failed: 0 };
 
   async function deliver(delivery: DueDelivery): Promise<void> {
     let outcome: { statusCode: number | null; error: string | null };
@@ -90,6 +99,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       { id: newId('wha', now), status_code: outcome.statusCode, error: outcome.error, at: now },
       next,
     );
+    attempts[next.state === 'succeeded' ? 'delivered' : next.state === 'failed' ? 'failed' : 'retry'] += 1;
     if (next.state === 'failed')
       log.warn(
         { deliveryId: delivery.id, webhookId: delivery.webhook_id },
@@ -172,6 +182,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       await Promise.allSettled([...running.values()]);
     },
     inFlight: () => running.size,
+    stats: (): DispatcherStats => ({ running: !stopping, inFlight: running.size, attempts: { ...attempts } }),
   };
 }
 

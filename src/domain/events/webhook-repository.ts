@@ -152,6 +152,29 @@ export const webhookRepository = {
       FROM moved`.execute(db);
   },
 
+  /**
+   * The pending deliveries by bucket (ready: due and unclaimed or its lease ran out; delayed:
+   * waiting for its retry; running), the oldest one's creation and the earliest due instant. One
+   * grouped read of the pending deliveries only (the webhook_deliveries_due partial index's
+   * predicate): delivered and failed ones are not read.
+   */
+  async backlog(
+    db: Db,
+    now: Date,
+  ): Promise<{ bucket: 'ready' | 'delayed' | 'running'; n: number; oldest: Date; due: Date }[]> {
+    const result = await sql<{ bucket: 'ready' | 'delayed' | 'running'; n: number; oldest: Date; due: Date }>`
+      SELECT CASE WHEN state = 'running' AND locked_until > ${now} THEN 'running'
+                  WHEN state = 'queued' AND next_attempt_at > ${now} THEN 'delayed'
+                  ELSE 'ready' END AS bucket,
+             count(*)::int AS n,
+             min(created_at) AS oldest,
+             min(CASE WHEN state = 'queued' THEN next_attempt_at ELSE locked_until END) AS due
+      FROM webhook_deliveries
+      WHERE state IN ('queued', 'running')
+      GROUP BY 1`.execute(db);
+    return result.rows.map((row) => ({ ...row, oldest: new Date(row.oldest), due: new Date(row.due) }));
+  },
+
   async deleteFinished(db: Db, before: Date): Promise<number> {
     const result = await db
       .deleteFrom('webhook_deliveries')

@@ -107,10 +107,12 @@ export function createPrivacyService(deps: {
      * The retention sweep: due applications and imports, erased in batches of SWEEP_BATCH, each
      * batch its own transaction, for at most SWEEP_BUDGET_MS; the rest waits for the next sweep.
      */
-    async sweepRetention(): Promise<{ applications: number; candidates: number }> {
+    async sweepRetention(
+      kinds: readonly ('application' | 'candidate')[] = ['application', 'candidate'],
+    ): Promise<{ applications: number; candidates: number }> {
       const started = performance.now();
       const done = { applications: 0, candidates: 0 };
-      for (const kind of ['application', 'candidate'] as const) {
+      for (const kind of kinds) {
         for (;;) {
           if (performance.now() - started > SWEEP_BUDGET_MS) return done;
           const now = clock.now();
