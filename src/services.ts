@@ -18,6 +18,7 @@ import { createCandidateService } from './domain/intake/candidate-service.ts';
 import { createFormTokens } from './domain/intake/form-token.ts';
 import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createPersonService } from './domain/intake/person-service.ts';
+import { createPipelineService } from './domain/intake/pipeline-service.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
 import { jobRepository } from './domain/jobs/job-repository.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
@@ -133,6 +134,7 @@ export function createServices(deps: ServiceDeps): Services {
     accounts: createAccountService({ db, clock }),
     uploads,
     applications,
+    pipeline: createPipelineService({ db, clock, events, audit, files }),
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
     candidates: createCandidateService({ db, clock, uploads, files, queue, matches, events }),
     people,

@@ -159,6 +159,9 @@ export const cvRepository = {
     if (!erased) return false;
     // The upload the file came in by (its id is the file's key): its row goes with the rest.
     if (held?.blob_key) await db.deleteFrom('uploads').where('id', '=', held.blob_key).execute();
+    // The recruiters' notes on the application go with it (extensions.md §4).
+    if (kind === 'application')
+      await db.deleteFrom('application_notes').where('application_id', '=', id).execute();
     await db
       .deleteFrom('virtual_cvs')
       .where('subject_kind', '=', kind)
