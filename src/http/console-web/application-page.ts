@@ -40,7 +40,7 @@ function stageForm(session: ConsoleSession, a: Detail): SafeHtml {
   const options = APPLICATION_STAGES.map(
     (s) => html`<option value="${s}"${s === a.stage && html` selected`}>${STAGE_LABELS[s]}</option>`,
   );
-  return html`<form method="post" action="/console/applications/${a.applicationId}/stage" class="stage-move">${csrfField(session)}<label for="stage">Stage</label> <select id="stage" name="stage">${options}</select> <button type="submit">Move</button></form>`;
+  return html`<form method="post" action="/console/applications/${a.applicationId}/stage" class="stage-move">${csrfField(session)}<label for="stage">Move to stage</label> <select id="stage" name="stage">${options}</select> <button type="submit">Move</button></form>`;
 }
 
 function facts(a: Detail, jobTitle: string): SafeHtml {
