@@ -1,7 +1,20 @@
 import type { Db } from '../src/db/connect.ts';
 import { newId } from '../src/lib/ids.ts';
 
-const FIRST = ['Ana', 'Bruno', 'Chen', 'Dana', 'Elif', 'Farah', 'Goran', 'Hana', 'Ivo', 'Jun', 'Kofi', 'Lena'];
+const FIRST = [
+  'Ana',
+  'Bruno',
+  'Chen',
+  'Dana',
+  'Elif',
+  'Farah',
+  'Goran',
+  'Hana',
+  'Ivo',
+  'Jun',
+  'Kofi',
+  'Lena',
+];
 const LAST = ['Silva', 'Okafor', 'Novak', 'Kim', 'Yilmaz', 'Haddad', 'Petrov', 'Sato', 'Costa', 'Nguyen'];
 const STAGES = ['new', 'new', 'new', 'reviewing', 'shortlisted', 'interviewing', 'rejected'] as const;
 const CHANNELS = ['job_page', 'job_page', 'integrator_site', 'api', 'linkedin'] as const;

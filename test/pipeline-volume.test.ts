@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { seedApplications } from '../bench/pipeline-seed.ts';
+import { signedIn } from './console-web-client.ts';
 import { consoleCall, intakeAccount } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
 import { createPublished } from './support/jobs.ts';
-import { signedIn } from './console-web-client.ts';
 
 const N = 2000;
 const ON_POSTGRES = Boolean(process.env.DATABASE_URL);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { signedIn } from './console-web-client.ts';
 import { consoleCall, intakeAccount } from './support/accounts.ts';
 import { CONSOLE_TOKEN, useTestApp } from './support/app.ts';
 import { assertError } from './support/assert.ts';
 import { applyTo, pdfFixture } from './support/intake.ts';
 import { createPublished } from './support/jobs.ts';
 import { claimLinksIn, drainAll, linkPath, mailTo, postForm } from './support/mail.ts';
-import { signedIn } from './console-web-client.ts';
 
 const ctx = useTestApp();
 

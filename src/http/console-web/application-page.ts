@@ -76,14 +76,14 @@ function notesOf(session: ConsoleSession, a: Detail): SafeHtml {
 function receiptOf(a: Detail): SafeHtml {
   const consent = (a.consent ?? {}) as Json;
   return html`<dl class="facts"><dt>Consent text</dt><dd>${text(consent.consentTextId ?? a.consentText.consentTextId)}, version ${text(consent.version ?? a.consentText.version)} (${text(consent.locale ?? a.consentText.locale)})</dd>
-<dt>Accepted at</dt><dd>${text(consent.acceptedAt)}</dd><dt>IP address</dt><dd>${text(consent.ip)}</dd><dt>Browser</dt><dd>${text(consent.userAgent)}</dd></dl>
+<dt>Accepted at</dt><dd>${typeof consent.acceptedAt === 'string' ? when(consent.acceptedAt) : '—'}</dd><dt>IP address</dt><dd>${text(consent.ip)}</dd><dt>Browser</dt><dd>${text(consent.userAgent)}</dd></dl>
 <p>The words the candidate agreed to:</p><blockquote class="consent">${text(a.consentText.text)}</blockquote>`;
 }
 
 const STYLE = html`<style>.grid2{display:grid;gap:0 1.5rem}@media (min-width:60rem){.grid2{grid-template-columns:minmax(0,3fr) minmax(0,2fr)}}
 ol.notes{list-style:none;padding:0;margin:0 0 1rem}ol.notes li{border-left:3px solid #99a;padding:.25rem .75rem;margin:.5rem 0;background:#fafafa}p.note{white-space:pre-wrap;margin:0 0 .25rem;overflow-wrap:anywhere}
 textarea{font:inherit;width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #767676;border-radius:4px}.small{font-size:.9rem}dl.qa dt{font-weight:600;margin-top:.5rem}dl.qa dd{margin:0 0 .25rem}
-form.stage-move{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}form.stage-move label{font-weight:600}</style>`;
+form.stage-move{margin:1rem 0 0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}form.stage-move label{font-weight:600}</style>`;
 
 async function detailPage(deps: WebDeps, request: FastifyRequest, session: ConsoleSession) {
   const { applicationId } = request.params as { applicationId: string };
@@ -100,9 +100,12 @@ async function detailPage(deps: WebDeps, request: FastifyRequest, session: Conso
       : renderVirtualCv(document as Json | null, CV_WORDS, 'en', { level: 3, name: false });
   const section = (id: string, title: string, content: SafeHtml) =>
     html`<section class="card" aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${content}</section>`;
+  const details = html`${facts(a, job?.title ?? 'Job')}${stageForm(session, a)}${invite}`;
+  const cover = a.coverNote ? html`<p class="note">${a.coverNote}</p>` : html`<p class="muted">None.</p>`;
+  // On a phone the first column comes first: what a recruiter acts on (stage, notes) before the CV.
   const body = html`${STYLE}<p><a href="/console/jobs/${a.jobId}/applications">Back to the applications</a></p>
-<div class="grid2"><div>${section('h-details', 'Details', html`${facts(a, job?.title ?? 'Job')}${invite}`)}${section('h-cover', 'Cover note', a.coverNote ? html`<p class="note">${a.coverNote}</p>` : html`<p class="muted">None.</p>`)}${section('h-answers', 'Answers', answersOf(a))}${section('h-cv', 'Virtual CV', cv)}</div>
-<div>${section('h-stage', 'Stage', stageForm(session, a))}${section('h-notes', 'Notes', notesOf(session, a))}${section('h-receipt', 'Consent receipt', receiptOf(a))}</div></div>`;
+<div class="grid2"><div>${section('h-details', 'Details', details)}${section('h-notes', 'Notes', notesOf(session, a))}${section('h-cover', 'Cover note', cover)}${section('h-answers', 'Answers', answersOf(a))}</div>
+<div>${section('h-cv', 'Virtual CV', cv)}${section('h-receipt', 'Consent receipt', receiptOf(a))}</div></div>`;
   return { title: a.name ?? 'Erased candidate', body };
 }
 

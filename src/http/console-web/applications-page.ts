@@ -21,9 +21,11 @@ interface PageQuery {
   cv: string;
   sort: string;
   cursor: string;
+  /** The page's number, shown only (the cursor is what pages). */
+  page: string;
 }
 
-const KEYS = ['q', 'stage', 'source', 'cv', 'sort', 'cursor'] as const;
+const KEYS = ['q', 'stage', 'source', 'cv', 'sort', 'cursor', 'page'] as const;
 
 function readPageQuery(raw: Record<string, unknown>): PageQuery {
   const text = (name: string, max: number) => {
@@ -40,6 +42,7 @@ function readPageQuery(raw: Record<string, unknown>): PageQuery {
     cv: (CV_STATUSES as readonly string[]).includes(cv) ? cv : '',
     sort: (APPLICATION_SORTS as readonly string[]).includes(sort) ? sort : '',
     cursor: /^[A-Za-z0-9_-]{1,200}$/.test(text('cursor', 200)) ? text('cursor', 200) : '',
+    page: /^[1-9]\d{0,3}$/.test(text('page', 4)) ? text('page', 4) : '',
   };
 }
 
@@ -71,7 +74,7 @@ const option = (value: string, label: string, chosen: string) =>
 function stageCounts(jobId: string, query: PageQuery, counts: StageCounts): SafeHtml {
   const link = (stage: string, label: string, n: number) => {
     const current = query.stage === stage;
-    return html`<li><a href="${pageUrl(jobId, query, { stage, cursor: '' })}"${current && html` aria-current="true"`}>${label} <span class="n">${n.toLocaleString('en')}</span></a></li>`;
+    return html`<li><a href="${pageUrl(jobId, query, { stage, cursor: '', page: '' })}"${current && html` aria-current="true"`}>${label} <span class="n">${n.toLocaleString('en')}</span></a></li>`;
   };
   return html`<nav aria-label="Applications by stage"><ul class="stages">${link('', 'All', counts.total)}${APPLICATION_STAGES.map(
     (stage) => link(stage, STAGE_LABELS[stage], counts.byStage[stage]),
@@ -123,7 +126,8 @@ ul.stages a[aria-current]{background:#1b1b1f;color:#fff}ul.stages .n{font-weight
 form.filters label{display:block;font-weight:600;margin:0 0 .2rem}form.filters input[type=search]{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:4px;width:16rem;max-width:100%;box-sizing:border-box}form.filters>div{max-width:100%}
 .bulk{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}.bulk label{font-weight:600}table.apps td.pick{width:2rem}table.apps input[type=checkbox]{width:1.25rem;height:1.25rem}.small{font-size:.9rem}
 .stage{display:inline-block;padding:.1rem .5rem;border-radius:4px;background:#eef;border:1px solid #99a}.stage-shortlisted,.stage-offered,.stage-hired{background:#e6f4ea;border-color:#1e7b34}.stage-rejected{background:#f3f3f3;border-color:#767676}
-nav.pages{display:flex;gap:1rem;margin:1rem 0}@media (max-width:40rem){table.apps td.pick{display:inline-block;width:auto}table.apps tbody th{display:inline-block}}</style>`;
+nav.pages{display:flex;gap:1rem;margin:1rem 0}table.apps caption{text-align:left;padding:.25rem 0;color:#444}table.apps tbody th .small{font-weight:400}
+@media (max-width:40rem){table.apps td.pick{display:inline-block;width:auto}table.apps tbody th{display:inline-block}table.apps td[data-label]{display:inline-block;padding:.1rem .75rem .1rem .5rem}}</style>`;
 
 async function jobTitle(deps: WebDeps, accountId: string, jobId: string): Promise<string> {
   const job = (await deps.services.jobs.listForConsole(accountId)).find((j) => j.id === jobId);
@@ -140,9 +144,10 @@ function listPage(app: App, deps: WebDeps): void {
     'jobs',
     async ({ request, reply, session, flash }) => {
       const { jobId } = request.params as { jobId: string };
-      const title = await jobTitle(deps, session.accountId, jobId);
       const query = readPageQuery(request.query as Record<string, unknown>);
-      const [result, channels] = await Promise.all([
+      // Each read answers 404 for another account's job; they run side by side.
+      const [title, result, channels] = await Promise.all([
+        jobTitle(deps, session.accountId, jobId),
         pipeline.list(session.accountId, jobId, toListQuery(query)).catch((error: unknown) => {
           // A stale cursor (another sort's) starts the list again rather than failing the page.
           if (query.cursor)
@@ -153,13 +158,14 @@ function listPage(app: App, deps: WebDeps): void {
       ]);
       const filtered = Boolean(query.q || query.stage || query.source || query.cv);
       const shown = result.applications.length;
-      const caption = filtered
-        ? `${shown} matching application${shown === 1 ? '' : 's'} on this page`
-        : `Applications ${query.cursor ? '(continued)' : ''}`.trim();
+      const number = query.cursor ? Number(query.page || '2') : 1;
+      const order = (SORT_LABELS[query.sort || 'newest'] ?? '').toLowerCase();
+      const caption = `Page ${number}: ${shown} ${filtered ? 'matching ' : ''}application${shown === 1 ? '' : 's'}, ${order}`;
       const next =
         result.nextCursor &&
-        html`<a href="${pageUrl(jobId, query, { cursor: result.nextCursor })}" rel="next">Next page</a>`;
-      const first = query.cursor && html`<a href="${pageUrl(jobId, query, { cursor: '' })}">First page</a>`;
+        html`<a href="${pageUrl(jobId, query, { cursor: result.nextCursor, page: String(number + 1) })}" rel="next">Next page</a>`;
+      const first =
+        query.cursor && html`<a href="${pageUrl(jobId, query, { cursor: '', page: '' })}">First page</a>`;
       const empty =
         result.counts.total === 0
           ? html`<p>No applications yet — they appear here as soon as candidates apply.</p>`
