@@ -117,7 +117,14 @@ describe('the pipeline in Chromium', { skip: NO_CHROMIUM }, () => {
         .locator('.n')
         .textContent(),
     );
-    const boxes = page.locator('table.apps input[type=checkbox]');
+    const boxes = page.locator('table.apps tbody input[type=checkbox]');
+    for (let i = 0; i < 3; i++) await boxes.nth(i).check();
+    // The script's live count and its select-all box (the form works without them).
+    assert.equal((await page.locator('#selected-count').textContent())?.trim(), '3 selected');
+    const selectAll = page.getByLabel('Select every application on this page');
+    await selectAll.check();
+    assert.equal((await page.locator('#selected-count').textContent())?.trim(), `${filtered} selected`);
+    await selectAll.uncheck();
     for (let i = 0; i < 3; i++) await boxes.nth(i).check();
     await page.getByLabel('Move the selected applications to').selectOption('shortlisted');
     await page.getByRole('button', { name: 'Move selected' }).click();

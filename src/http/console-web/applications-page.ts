@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { registerApplicationPage } from './application-page.ts';
 import { csrfField, renderConsole } from './layout.ts';
+import { pipelineScriptAsset } from './pipeline-script.ts';
 import { CV_LABELS, CV_SHORT, isStage, SORT_LABELS, STAGE_LABELS, sourceLabel } from './pipeline-words.ts';
 import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
@@ -116,7 +117,7 @@ function bulkForm(
   const stages = APPLICATION_STAGES.map((s) => option(s, STAGE_LABELS[s], 'shortlisted'));
   const back = new URL(pageUrl(jobId, query), 'http://x').search.slice(1);
   return html`<form method="post" action="/console/jobs/${jobId}/applications/stage">${csrfField(session)}<input type="hidden" name="back" value="${back}">
-<div class="bulk"><label for="bulk-stage">Move the selected applications to</label> <select id="bulk-stage" name="stage">${stages}</select> <button type="submit">Move selected</button></div>
+<div class="bulk"><label for="bulk-stage">Move the selected applications to</label> <select id="bulk-stage" name="stage">${stages}</select> <button type="submit">Move selected</button> <span id="selected-count" role="status" class="muted"></span></div>
 <div class="scroll"><table class="stack apps"><caption>${caption}</caption><thead><tr><th scope="col"><span class="hp">Select</span></th><th scope="col">Name</th><th scope="col">Applied</th><th scope="col">Stage</th><th scope="col">Came from</th><th scope="col">CV</th></tr></thead>
 <tbody>${list.map(row)}</tbody></table></div></form>`;
 }
@@ -172,7 +173,7 @@ function listPage(app: App, deps: WebDeps): void {
           : html`<p role="status">No application matches these filters. <a href="/console/jobs/${jobId}/applications">Show them all</a>.</p>`;
       const body = html`${STYLE}<p><a href="/console/jobs/${jobId}">Back to the job</a></p>
 ${stageCounts(jobId, query, result.counts)}${filterForm(jobId, query, channels)}
-${shown > 0 ? bulkForm(session, jobId, query, result.applications, caption) : empty}
+${shown > 0 ? html`${bulkForm(session, jobId, query, result.applications, caption)}<script src="/assets/pipeline.js" defer></script>` : empty}
 ${(next || first) && html`<nav class="pages" aria-label="Pages">${first}${next}</nav>`}`;
       return renderConsole(reply, session, { title: `Applications: ${title}`, active: 'jobs', flash, body });
     },
@@ -218,5 +219,6 @@ function bulkMove(app: App, deps: WebDeps): void {
 export function registerApplicationsPage(app: App, deps: WebDeps): void {
   listPage(app, deps);
   bulkMove(app, deps);
+  pipelineScriptAsset(app);
   registerApplicationPage(app, deps);
 }
