@@ -18,6 +18,8 @@ import { createCandidateService } from './domain/intake/candidate-service.ts';
 import { createFormTokens } from './domain/intake/form-token.ts';
 import { createHostedApplyService } from './domain/intake/hosted-apply.ts';
 import { createPersonService } from './domain/intake/person-service.ts';
+import { pipelineRepository } from './domain/intake/pipeline-repository.ts';
+import { createPipelineService } from './domain/intake/pipeline-service.ts';
 import { createUploadService } from './domain/intake/upload-service.ts';
 import { jobRepository } from './domain/jobs/job-repository.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
@@ -91,8 +93,30 @@ export function createServices(deps: ServiceDeps): Services {
     embeddings: deps.embeddings ?? null,
   });
   // The one erasure routine every path uses (issue 30), and retention, requests and exports.
-  const erasure = createErasure({ events, matches });
-  const privacy = createPrivacyService({ db, clock, files, erasure, addressKey: deps.claimLinkKey });
+  const erasure = createErasure({
+    events,
+    matches,
+    also: [
+      (trx, kind, id) =>
+        kind === 'application' ? pipelineRepository.eraseNotes(trx, id) : Promise.resolve(),
+    ],
+  });
+  const privacy = createPrivacyService({
+    db,
+    clock,
+    files,
+    erasure,
+    addressKey: deps.claimLinkKey,
+    notesFor: async (on, ids) => {
+      const notes = new Map<string, unknown[]>();
+      for (const note of await pipelineRepository.notesOf(on, ids)) {
+        const list = notes.get(note.application_id) ?? [];
+        list.push({ text: note.text, author: note.author_email, createdAt: note.created_at.toISOString() });
+        notes.set(note.application_id, list);
+      }
+      return notes;
+    },
+  });
   const cv = createCvService({
     db,
     clock,
@@ -142,6 +166,7 @@ export function createServices(deps: ServiceDeps): Services {
     accounts: createAccountService({ db, clock }),
     uploads,
     applications,
+    pipeline: createPipelineService({ db, clock, events, audit, files }),
     hostedApply: createHostedApplyService({ clock, uploads, applications }),
     candidates: createCandidateService({
       db,

@@ -181,6 +181,9 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     assert.equal(applied.statusCode, 201, applied.body);
     await drainAll(ctx.worker);
     await recruiter.getByRole('link', { name: 'Applications' }).click();
+    // The list is a table; the candidate's name opens the application on its own page.
+    await capture(recruiter, 'applications');
+    await recruiter.getByRole('link', { name: String(body.name) }).click();
     const text = (await recruiter.locator('main').textContent()) ?? '';
     for (const expected of [
       String(body.name),
@@ -189,13 +192,13 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
       'One month',
       'I have run platforms',
       'api_apply_v1',
-      'staged',
+      'CV waiting for the candidate to claim it',
     ]) {
       assert.ok(text.includes(expected), `the application shows ${expected}`);
     }
     assert.equal(await recruiter.locator('blockquote.consent').count(), 1);
     assert.equal(await recruiter.locator('section.cv').count(), 1);
-    await capture(recruiter, 'applications');
+    await capture(recruiter, 'application');
 
     // A recruiter's forged key-mint POST answers 403 and mints nothing.
     await recruiter.goto(`${ctx.baseUrl}/console/jobs`);

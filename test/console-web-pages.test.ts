@@ -170,7 +170,7 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     assert.ok(listed.length >= 1, 'at least one pool candidate is listed');
     assert.match(page.body, /\d+%/);
     const applied = await applyTo(ctx, api, job.id);
-    const applications = await recruiter.web.get(`/console/jobs/${job.id}/applications`);
+    const applications = await recruiter.web.get(`/console/applications/${applied.candidateId}`);
     assert.ok(
       applications.body.includes(`/console/screening?job=${job.id}&amp;candidate=${applied.candidateId}`),
     );
@@ -188,7 +188,7 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     const { account, api } = await screeningAccount(ctx.app);
     const payload = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
     const job = await createPublished(api, { title: `Role ${payload}` });
-    await applyTo(ctx, api, job.id, {
+    const applied = await applyTo(ctx, api, job.id, {
       name: `Name ${payload}`,
       coverNote: `Note ${payload}`,
       answers: [{ question: `Q ${payload}`, answer: `A ${payload}` }],
@@ -200,6 +200,7 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
       '/console/jobs',
       `/console/jobs/${job.id}`,
       `/console/jobs/${job.id}/applications`,
+      `/console/applications/${applied.candidateId}`,
       '/console/keys',
       '/console/activity',
     ]) {

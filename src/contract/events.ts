@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { APPLICATION_STATUSES, CV_STATUSES } from './intake.ts';
+import { APPLICATION_STAGES } from './pipeline.ts';
 import { Text } from './text.ts';
 import { enumOf, type Scope } from './vocabulary.ts';
 
@@ -49,6 +50,15 @@ const ScreeningData = Type.Object(
   { additionalProperties: false },
 );
 
+const StageData = Type.Object(
+  {
+    applicationId: Type.String(),
+    jobId: Type.String(),
+    stage: enumOf(APPLICATION_STAGES, "The application's pipeline stage after the move."),
+  },
+  { additionalProperties: false },
+);
+
 /** Each event type, what it reports and the shape of its data. */
 export const EVENT_TYPES = {
   'job.published': { data: JobData, about: 'A job was published (or published again).' },
@@ -81,6 +91,10 @@ export const EVENT_TYPES = {
   'candidate.erased': {
     data: Type.Object({ candidateId: Type.String() }, { additionalProperties: false }),
     about: "An imported candidate's personal data was erased; ids, statuses and dates stay.",
+  },
+  'application.stage_changed': {
+    data: StageData,
+    about: 'A recruiter moved an application to another pipeline stage (the public status is unchanged).',
   },
   'candidate.cv_status_changed': {
     data: CandidateData,

@@ -5,6 +5,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './columns.ts';
 import type { ConsoleTables } from './schema-console.ts';
 import type { EventTables } from './schema-events.ts';
+import type { PipelineTables } from './schema-pipeline.ts';
 
 export type {
   ConsoleAuditTable,
@@ -336,7 +337,7 @@ export interface ErasureReceiptsTable {
   erased_at: Timestamp;
 }
 
-export interface Database extends MatchTables, EventTables, ConsoleTables {
+export interface Database extends MatchTables, EventTables, ConsoleTables, PipelineTables {
   erasure_receipts: ErasureReceiptsTable;
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;

@@ -14,6 +14,7 @@ import type { CandidateService } from './intake/candidate-service.ts';
 import type { createFormTokens } from './intake/form-token.ts';
 import type { HostedApplyService } from './intake/hosted-apply.ts';
 import type { PersonService } from './intake/person-service.ts';
+import type { PipelineService } from './intake/pipeline-service.ts';
 import type { UploadService } from './intake/upload-service.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { PublicJobService } from './jobs/public-job-service.ts';
@@ -51,6 +52,8 @@ export interface Services {
   accounts: AccountService;
   uploads: UploadService;
   applications: ApplicationService;
+  /** The recruiter's pipeline over applications (extensions.md §4). */
+  pipeline: PipelineService;
   hostedApply: HostedApplyService;
   candidates: CandidateService;
   privacy: PrivacyService;

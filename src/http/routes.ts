@@ -13,6 +13,13 @@ import {
   updatePerson,
 } from './console/intake/intake-routes.ts';
 import {
+  addApplicationNote,
+  consoleGetApplication,
+  downloadApplicationCv,
+  moveApplicationStage,
+  moveApplicationStages,
+} from './console/intake/pipeline-routes.ts';
+import {
   consolePublishJob,
   listAccountJobs,
   manageJob,
@@ -101,6 +108,11 @@ export const routes: Route[] = [
   manageJob,
   unmanageJob,
   listJobApplications,
+  consoleGetApplication,
+  moveApplicationStage,
+  moveApplicationStages,
+  addApplicationNote,
+  downloadApplicationCv,
   addPerson,
   getPerson,
   updatePerson,

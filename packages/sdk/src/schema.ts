@@ -434,6 +434,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "application.stage_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recruiter moved an application to another pipeline stage (the public status is unchanged).
+         * @description Delivered per the Standard Webhooks specification: verify webhook-signature (v1,<base64 HMAC-SHA256 of `id.timestamp.body` under the whsec_ secret>) with any Standard Webhooks library. At least once; answer 2xx within 10 seconds.
+         */
+        post: operations["applicationStageChangedEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "candidate.cv_status_changed": {
         parameters: {
             query?: never;
@@ -1309,6 +1329,24 @@ export interface components {
                 candidateId: string;
             };
         };
+        /** @description A recruiter moved an application to another pipeline stage (the public status is unchanged). */
+        ApplicationStageChangedEvent: {
+            /** @description The event id; also the webhook-id header of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "application.stage_changed";
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                applicationId: string;
+                jobId: string;
+                /**
+                 * @description The application's pipeline stage after the move.
+                 * @enum {string}
+                 */
+                stage: "new" | "reviewing" | "shortlisted" | "interviewing" | "offered" | "hired" | "rejected";
+            };
+        };
         /** @description An imported candidate's virtual CV moved: staged, claimed, deleted or failed. */
         CandidateCvStatusChangedEvent: {
             /** @description The event id; also the webhook-id header of its deliveries. */
@@ -1375,7 +1413,7 @@ export interface components {
             };
         };
         /** @description An event; `type` tells the shape of `data`. */
-        Event: components["schemas"]["JobPublishedEvent"] | components["schemas"]["JobUpdatedEvent"] | components["schemas"]["JobClosedEvent"] | components["schemas"]["JobExpiredEvent"] | components["schemas"]["ApplicationReceivedEvent"] | components["schemas"]["ApplicationCvStatusChangedEvent"] | components["schemas"]["ApplicationWithdrawnEvent"] | components["schemas"]["ApplicationErasedEvent"] | components["schemas"]["CandidateErasedEvent"] | components["schemas"]["CandidateCvStatusChangedEvent"] | components["schemas"]["MatchCreatedEvent"] | components["schemas"]["ScreeningInvitedEvent"] | components["schemas"]["ScreeningCompletedEvent"];
+        Event: components["schemas"]["JobPublishedEvent"] | components["schemas"]["JobUpdatedEvent"] | components["schemas"]["JobClosedEvent"] | components["schemas"]["JobExpiredEvent"] | components["schemas"]["ApplicationReceivedEvent"] | components["schemas"]["ApplicationCvStatusChangedEvent"] | components["schemas"]["ApplicationWithdrawnEvent"] | components["schemas"]["ApplicationErasedEvent"] | components["schemas"]["CandidateErasedEvent"] | components["schemas"]["ApplicationStageChangedEvent"] | components["schemas"]["CandidateCvStatusChangedEvent"] | components["schemas"]["MatchCreatedEvent"] | components["schemas"]["ScreeningInvitedEvent"] | components["schemas"]["ScreeningCompletedEvent"];
         ListJobsResponse: {
             jobs: components["schemas"]["Job"][];
             /** @description Opaque; null when there is no more. */
@@ -1844,6 +1882,7 @@ export type ApplicationCvStatusChangedEvent = components['schemas']['Application
 export type ApplicationWithdrawnEvent = components['schemas']['ApplicationWithdrawnEvent'];
 export type ApplicationErasedEvent = components['schemas']['ApplicationErasedEvent'];
 export type CandidateErasedEvent = components['schemas']['CandidateErasedEvent'];
+export type ApplicationStageChangedEvent = components['schemas']['ApplicationStageChangedEvent'];
 export type CandidateCvStatusChangedEvent = components['schemas']['CandidateCvStatusChangedEvent'];
 export type MatchCreatedEvent = components['schemas']['MatchCreatedEvent'];
 export type ScreeningInvitedEvent = components['schemas']['ScreeningInvitedEvent'];
@@ -3810,7 +3849,7 @@ export interface operations {
             query?: {
                 /** @description A nextCursor from an earlier page; absent: from the oldest. */
                 after?: string;
-                /** @description Comma-separated event types: job.published, job.updated, job.closed, job.expired, application.received, application.cv_status_changed, application.withdrawn, application.erased, candidate.erased, candidate.cv_status_changed, match.created, screening.invited, screening.completed. */
+                /** @description Comma-separated event types: job.published, job.updated, job.closed, job.expired, application.received, application.cv_status_changed, application.withdrawn, application.erased, candidate.erased, application.stage_changed, candidate.cv_status_changed, match.created, screening.invited, screening.completed. */
                 types?: string;
                 /** @description Most items in one page (1–100, default 50). */
                 limit?: number;
@@ -4303,6 +4342,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CandidateErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer or none within 10 s is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationStageChangedEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures, each `v1,<base64>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationStageChangedEvent"];
             };
         };
         responses: {

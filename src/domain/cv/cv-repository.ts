@@ -25,8 +25,6 @@ export interface CvSubject {
   createdAt: Date;
 }
 
-const ERASED = { name: null, email: null, email_key: null, blob_key: null } as const;
-
 export const cvRepository = {
   async subject(db: Db, kind: SubjectKind, id: string): Promise<CvSubject | undefined> {
     if (kind === 'application') {
@@ -115,56 +113,6 @@ export const cvRepository = {
       .returning('id')
       .executeTakeFirst();
     return row !== undefined;
-  },
-
-  /**
-   * Erases what identifies the person: name, addresses (the socket address kept beside the
-   * receipt's too), answers, consent receipt, file reference and the upload's row.
-   * The application row keeps what the status read needs (ids, statuses, dates). Only from one of
-   * the `from` CV statuses, so an expiry racing a claim erases nothing.
-   */
-  async erasePersonal(db: Db, kind: SubjectKind, id: string, from: string[], at: Date): Promise<boolean> {
-    const table = kind === 'application' ? 'applications' : 'candidates';
-    const held = await db.selectFrom(table).select('blob_key').where('id', '=', id).executeTakeFirst();
-    let erased: { id: string } | undefined;
-    if (kind === 'application') {
-      erased = await db
-        .updateTable('applications')
-        .set({
-          ...ERASED,
-          phone: null,
-          location: null,
-          cover_note: null,
-          answers: null,
-          consent_receipt: null,
-          consent_text: null,
-          consent_socket_address: null,
-          lawful_basis: null,
-          cv_status: 'deleted',
-          updated_at: at,
-        })
-        .where('id', '=', id)
-        .where('cv_status', 'in', from as never[])
-        .returning('id')
-        .executeTakeFirst();
-    } else {
-      erased = await db
-        .updateTable('candidates')
-        .set({ ...ERASED, lawful_basis: null, cv_status: 'deleted', updated_at: at })
-        .where('id', '=', id)
-        .where('cv_status', 'in', from as never[])
-        .returning('id')
-        .executeTakeFirst();
-    }
-    if (!erased) return false;
-    // The upload the file came in by (its id is the file's key): its row goes with the rest.
-    if (held?.blob_key) await db.deleteFrom('uploads').where('id', '=', held.blob_key).execute();
-    await db
-      .deleteFrom('virtual_cvs')
-      .where('subject_kind', '=', kind)
-      .where('subject_id', '=', id)
-      .execute();
-    return true;
   },
 
   async insertVirtualCv(

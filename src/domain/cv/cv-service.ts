@@ -2,7 +2,6 @@ import { createHash, createHmac } from 'node:crypto';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { mailRepository } from '../../mail/mail-repository.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { accountNoticeMail, claimMail } from '../../mail/templates.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';

@@ -26,6 +26,9 @@ const ACTIONS: Record<string, string> = {
   'screening.invited': 'invited a candidate to a screening',
   'template.created': 'created a screening template',
   'template.updated': 'changed a screening template',
+  'application.stage_changed': "moved an application's stage",
+  'application.note_added': 'added a note to an application',
+  'application.cv_downloaded': "downloaded a candidate's CV",
 };
 
 function detail(entry: AuditEntry): string {

@@ -1,22 +1,24 @@
 import { Type } from 'typebox';
 import { UploadCreate } from '../../../contract/intake.ts';
+import { ApplicationListQuery, JobApplicationsParams } from '../../../contract/pipeline.ts';
 import { Text } from '../../../contract/text.ts';
 import { LocaleSchema } from '../../../contract/vocabulary.ts';
 import type { Route } from '../../types.ts';
 
-const JobPath = Type.Object({
-  accountId: Text({ minLength: 1, maxLength: 64 }),
-  jobId: Text({ minLength: 1, maxLength: 64 }),
-});
 const Email = Text({ format: 'email', minLength: 3, maxLength: 254 });
 
-export const listJobApplications: Route = (app, { services: { applications } }) => {
+/**
+ * A job's applications, a page at a time (extensions.md §4): search, filters, sort, cursor, and
+ * the job's counts by stage whatever the filters.
+ */
+export const listJobApplications: Route = (app, { services: { pipeline } }) => {
   app.get(
     '/console/v1/accounts/:accountId/jobs/:jobId/applications',
-    { config: { console: true }, schema: { hide: true, params: JobPath } },
-    async (request) => ({
-      applications: await applications.listForJob(request.params.accountId, request.params.jobId),
-    }),
+    {
+      config: { console: true },
+      schema: { hide: true, params: JobApplicationsParams, querystring: ApplicationListQuery },
+    },
+    async (request) => pipeline.list(request.params.accountId, request.params.jobId, request.query),
   );
 };
 

@@ -1,0 +1,50 @@
+import { APPLICATION_STAGES, type Stage } from '../../contract/pipeline.ts';
+
+/** The pipeline's words as a recruiter reads them (extensions.md §4): never an internal name. */
+export const STAGE_LABELS: Record<Stage, string> = {
+  new: 'New',
+  reviewing: 'Reviewing',
+  shortlisted: 'Shortlisted',
+  interviewing: 'Interviewing',
+  offered: 'Offered',
+  hired: 'Hired',
+  rejected: 'Rejected',
+};
+
+export const isStage = (value: string): value is Stage =>
+  (APPLICATION_STAGES as readonly string[]).includes(value);
+
+const SOURCE_LABELS: Record<string, string> = {
+  job_page: 'Job page',
+  integrator_site: 'Your site',
+  api: 'API',
+  embed: 'Embedded form',
+};
+
+/** Where the application came from, in words; a channel the integrator named is shown as sent. */
+export function sourceLabel(channel: string): string {
+  return SOURCE_LABELS[channel] ?? channel.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+export const CV_LABELS: Record<string, string> = {
+  processing: 'CV being read',
+  staged: 'CV waiting for the candidate to claim it',
+  claimed: 'CV claimed by the candidate',
+  deleted: 'CV deleted',
+  failed: 'CV could not be read',
+};
+
+/** The short form for the table's CV column. */
+export const CV_SHORT: Record<string, string> = {
+  processing: 'Being read',
+  staged: 'Waiting for claim',
+  claimed: 'Claimed',
+  deleted: 'Deleted',
+  failed: 'Unreadable',
+};
+
+export const SORT_LABELS: Record<string, string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  name: 'Name (A–Z)',
+};
