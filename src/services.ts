@@ -6,6 +6,7 @@ import type { DbHandle } from './db/connect.ts';
 import { migrationsCurrent } from './db/migrate.ts';
 import { createAccountService } from './domain/accounts/account-service.ts';
 import { createAuditService } from './domain/console-users/audit-service.ts';
+import { createAccountSafetyService } from './domain/console-users/security-service.ts';
 import { createConsoleUserService } from './domain/console-users/user-service.ts';
 import type { VirtualCvBuilder } from './domain/cv/build-step.ts';
 import { createCvService } from './domain/cv/cv-service.ts';
@@ -105,6 +106,15 @@ export function createServices(deps: ServiceDeps): Services {
   const applications = createApplicationService({ db, clock, uploads, queue, events });
   const audit = createAuditService({ db, clock });
   const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
+  const accountSafety = createAccountSafetyService({
+    db,
+    clock,
+    mailer: deps.mailer,
+    publicBaseUrl,
+    audit,
+    sealKey: deps.claimLinkKey,
+    startSession: consoleUsers.startSession,
+  });
   const people = createPersonService({
     db,
     clock,
@@ -168,6 +178,7 @@ export function createServices(deps: ServiceDeps): Services {
     },
     audit,
     consoleUsers,
+    accountSafety,
     async maintenance() {
       return {
         idempotencyRecords: await idempotency.sweep(),
@@ -185,6 +196,7 @@ export function createServices(deps: ServiceDeps): Services {
         oldEvents: await events.sweepOld(),
         finishedDeliveries: await webhooks.sweepFinished(),
         consoleSessions: await consoleUsers.sweepSessions(),
+        consoleSafety: await accountSafety.sweep(),
       };
     },
   };

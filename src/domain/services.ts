@@ -3,6 +3,7 @@ import type { OutboxRow } from '../mail/mail-repository.ts';
 import type { TaskHandlers } from '../tasks/worker.ts';
 import type { AccountService } from './accounts/account-service.ts';
 import type { AuditService } from './console-users/audit-service.ts';
+import type { AccountSafetyService } from './console-users/security-service.ts';
 import type { ConsoleUserService } from './console-users/user-service.ts';
 import type { CvService } from './cv/cv-service.ts';
 import type { EventLog } from './events/event-log.ts';
@@ -72,6 +73,7 @@ export interface Services {
   ): WebhookDispatcher;
   audit: AuditService;
   consoleUsers: ConsoleUserService;
+  accountSafety: AccountSafetyService;
   /** Retention and housekeeping; safe to run on several workers at once. */
   maintenance(): Promise<MaintenanceReport>;
 }
