@@ -42,6 +42,14 @@ const SIGNED_OUT_PAGES: Record<string, string> = {
   'POST /console/login': 'signing in',
   'GET /console/invite/:token': 'the invitation link is its own credential',
   'POST /console/invite/:token': 'setting the password of an invitation',
+  'GET /console/forgot': 'the forgot-password form',
+  'POST /console/forgot': 'asking for a reset link (the same answer for any address)',
+  'GET /console/reset/:token': 'the reset link is its own credential',
+  'POST /console/reset/:token': 'setting a new password by the reset link',
+  'GET /console/login/code': 'the second step of sign-in (the half-signed cookie is its credential)',
+  'POST /console/login/code': 'the code of the second step',
+  'GET /console/login/setup': 'setting TOTP up at sign-in when the account requires it',
+  'POST /console/login/setup': 'the first code of that set-up',
 };
 
 /** Console pages and forms of any signed-in user, so naming no right, each with the reason. */

@@ -77,7 +77,7 @@ function mintedPage(app: App, deps: WebDeps): void {
     const { shown } = request.query as { shown?: string };
     const held = await deps.services.accountSafety.take(session, 'key', String(shown ?? ''));
     reply.header('cache-control', 'no-store');
-    const back = { href: '/console/keys', label: 'Back to API keys' };
+    const back = { href: '/console/keys', label: 'Back to the list' };
     return renderConsole(reply, session, {
       title: 'Your new API key',
       active: 'keys',

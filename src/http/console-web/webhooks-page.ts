@@ -102,7 +102,7 @@ function secretPage(app: App, deps: WebDeps): void {
     const { shown } = request.query as { shown?: string };
     const held = await deps.services.accountSafety.take(session, 'webhook', String(shown ?? ''));
     reply.header('cache-control', 'no-store');
-    const back = { href: '/console/webhooks', label: 'Back to webhooks' };
+    const back = { href: '/console/webhooks', label: 'Back to the list' };
     return renderConsole(reply, session, {
       title: 'Your new webhook',
       active: 'webhooks',
