@@ -17,7 +17,7 @@ function body(session: ConsoleSession, status: Status): SafeHtml {
       ? html`<p class="hint">It cannot be turned off while the account requires it.</p>`
       : html`<h3>Turn it off</h3><form method="post" action="/console/security/two-step/disable">${csrfField(session)}
 ${codeField('Current code from your app')}<div class="actions"><button type="submit" class="danger">Turn off two-step sign-in</button></div></form>`;
-    return html`<section class="card" aria-labelledby="totp-h"><h2 id="totp-h">Two-step sign-in</h2>
+    return html`${TWO_STEP_STYLE}<section class="card" aria-labelledby="totp-h"><h2 id="totp-h">Two-step sign-in</h2>
 <p><strong>On</strong> since ${when(status.enabledAt)}. Signing in asks for your password and a code from your authenticator app.</p>${required}${off}</section>`;
   }
   const setup = status.setup

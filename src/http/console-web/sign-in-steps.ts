@@ -21,7 +21,8 @@ function codeForm(csrf: string, error: string | null): SafeHtml {
   return html`${TWO_STEP_STYLE}<p>Your account uses two-step sign-in. Enter the code your authenticator app shows.</p>${error && html`<p class="alert" role="alert">${error}</p>`}
 <form method="post" action="/console/login/code"><input type="hidden" name="csrf" value="${csrf}">
 ${codeField()}<div class="actions"><button type="submit">Verify code</button></div></form>
-<p class="hint">Lost your phone? Ask an admin of the account to reset your two-step sign-in.</p>`;
+<p class="hint">Lost your phone? Ask an admin of the account to reset your two-step sign-in.</p>
+<p><a href="/console/login">Sign in as someone else</a></p>`;
 }
 
 function setupForm(csrf: string, setup: SafeHtml, error: string | null): SafeHtml {

@@ -40,7 +40,7 @@ export function codeField(label = 'Code from your app'): SafeHtml {
 <p class="hint" id="code-hint">6 digits; a new one every 30 seconds.</p>`;
 }
 
-export const TWO_STEP_STYLE = html`<style>.qrbox svg{width:12rem;height:12rem;display:block;margin:.5rem 0;background:#fff}input.code{font:inherit;font-size:1.25rem;letter-spacing:.2em;padding:.5rem;border:1px solid #767676;border-radius:4px;width:10rem;max-width:100%}input.secret-field{font-family:monospace}ol.steps li{margin:.5rem 0}</style>`;
+export const TWO_STEP_STYLE = html`<style>.qrbox svg{width:12rem;height:12rem;display:block;margin:.5rem 0;background:#fff}input.code{font:inherit;font-size:1.25rem;letter-spacing:.2em;padding:.5rem;border:1px solid #767676;border-radius:4px;width:10rem;max-width:100%}input.secret-field{font-family:monospace;font-size:.85rem}ol.steps li{margin:.5rem 0}</style>`;
 
 /** The rate-limit keys of code attempts (wrong codes at sign-in or on the security page). */
 export function codeCounterKeys(request: FastifyRequest, userKey: string) {
