@@ -154,6 +154,47 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     // The used link is gone.
     const again = await page.goto(link.replace(/^https?:\/\/[^/]+/, ctx.baseUrl));
     assert.equal(again?.status(), 410);
+
+    // The admin requires two-step sign-in: a new recruiter sets it up before anything else opens.
+    await page.goto(`${ctx.baseUrl}/console/settings`);
+    await page.getByRole('button', { name: 'Require two-step sign-in' }).click();
+    assert.match((await page.locator('.flash').textContent()) ?? '', /is required/);
+    await check(page, 'settings-required');
+    const recruiterEmail = `${unique('recruiter')}@example.com`.toLowerCase();
+    const recruiterInvite = await consoleCall(ctx.app, 'POST', `/accounts/${account.id}/users`, {
+      email: recruiterEmail,
+      role: 'recruiter',
+    });
+    const other = await (
+      await offlineContext(browser, ctx.baseUrl, { viewport: { width: 1280, height: 900 } })
+    ).newPage();
+    await other.goto(recruiterInvite.json().inviteUrl);
+    await other.getByLabel('Password').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Set password and sign in' }).click();
+    assert.match(other.url(), /\/console\/login\/setup$/);
+    await check(other, 'sign-in-setup');
+    const recruiterKey = (await other.locator('#totp-key').inputValue()).replaceAll(' ', '');
+    await other.getByLabel('Code from your app').fill(codeFor(recruiterKey));
+    await other.getByRole('button', { name: 'Turn on and sign in' }).click();
+    assert.match(other.url(), /\/console\/jobs$/);
+
+    // Recovery: the admin resets the recruiter's second factor from Users.
+    await page.getByRole('link', { name: 'Users' }).click();
+    await check(page, 'users');
+    await page.getByRole('button', { name: `Reset two-step sign-in of ${recruiterEmail}` }).click();
+    assert.match((await page.locator('.flash').textContent()) ?? '', /is reset/);
+    await other.reload();
+    assert.match(other.url(), /\/console\/login$/, 'the recruiter was signed out');
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const activity = (await page.locator('main').textContent()) ?? '';
+    for (const words of [
+      'turned two-step sign-in on',
+      'reset their password by the mailed link',
+      'required two-step sign-in for every user',
+      "reset a user's two-step sign-in",
+    ]) {
+      assert.ok(activity.includes(words), `Activity shows "${words}"`);
+    }
     await context.close();
   });
 });

@@ -207,6 +207,15 @@ describe('two-step sign-in (TOTP)', () => {
     assert.equal((await admin.post('/console/settings/two-step', { require: 'yes' })).statusCode, 303);
     assert.match((await admin.get('/console/settings')).body, /<strong>Required\.<\/strong>/);
 
+    // A user who joins now sets it up before the invitation signs them in.
+    const late = await invite(ctx.app, account.id, 'billing_admin');
+    const lateWeb = new WebClient(ctx.app);
+    await lateWeb.get(late.path);
+    const joined = await lateWeb.post(late.path, { password: PASSWORD });
+    assert.equal(joined.headers.location, '/console/login/setup');
+    assert.ok(!lateWeb.cookies.has('console_session'));
+    assert.equal((await lateWeb.get('/console/billing')).statusCode, 303);
+
     const { web, res } = await signIn(recruiter.email, PASSWORD, '198.51.100.23');
     assert.equal(res.headers.location, '/console/login/setup');
     assert.equal((await web.get('/console/jobs')).statusCode, 303, 'nothing opens before the set-up');

@@ -101,6 +101,33 @@ export function createConsoleUserService(deps: {
     return { id, csrf };
   }
 
+  /**
+   * The password is right: a session, or the second step due (TOTP on: a code; the account
+   * requires TOTP and the user has none: setting it up) as a half-signed sign-in.
+   */
+  async function afterPassword(
+    trx: Db,
+    user: { id: string; account_id: string; totp_secret: string | null },
+    now: Date,
+  ): Promise<SignInOutcome> {
+    const step =
+      user.totp_secret !== null
+        ? 'code'
+        : (await securityRepository.requiresTotp(trx, user.account_id))
+          ? 'enrol'
+          : null;
+    if (step === null) return { kind: 'session', ...(await newSession(trx, user.id, now)) };
+    const id = randomToken(32);
+    await securityRepository.insertPending(trx, {
+      id_hash: sha256(id),
+      user_id: user.id,
+      step,
+      created_at: now,
+      expires_at: new Date(now.getTime() + PENDING_TTL_MS),
+    });
+    return { kind: 'pending', step, id };
+  }
+
   /** The account must keep a signed-up admin; the operator alone may take the last one away. */
   async function keepAnAdmin(trx: Db, user: ConsoleUserRow, actor: Actor): Promise<void> {
     if (actor.kind === 'operator' || user.role !== 'admin' || user.password_hash === null) return;
@@ -219,8 +246,11 @@ export function createConsoleUserService(deps: {
       return { kind: 'open', email: invitation.email };
     },
 
-    /** Sets the password the invitation asked for and signs the person in (a new session). */
-    async acceptInvitation(token: string, password: string): Promise<{ id: string; csrf: string } | null> {
+    /**
+     * Sets the password the invitation asked for and signs the person in (a new session), or, when
+     * the account requires TOTP, leads them to set it up first (a half-signed sign-in).
+     */
+    async acceptInvitation(token: string, password: string): Promise<SignInOutcome | null> {
       checkPassword(password);
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
       const hash = await hashPassword(password);
@@ -238,7 +268,11 @@ export function createConsoleUserService(deps: {
           { kind: 'user', userId: invitation.user_id, email: invitation.email },
           { action: 'user.joined', target: invitation.user_id },
         );
-        return newSession(trx, invitation.user_id, now);
+        return afterPassword(
+          trx,
+          { id: invitation.user_id, account_id: invitation.account_id, totp_secret: null },
+          now,
+        );
       });
     },
 
@@ -256,25 +290,7 @@ export function createConsoleUserService(deps: {
       const matches = await Promise.all(hashes.map((hash) => verifyPassword(password, hash)));
       const user = users[matches.indexOf(true)];
       if (!user) return null;
-      return db.transaction().execute(async (trx): Promise<SignInOutcome> => {
-        const now = clock.now();
-        const step =
-          user.totp_secret !== null
-            ? 'code'
-            : (await securityRepository.requiresTotp(trx, user.account_id))
-              ? 'enrol'
-              : null;
-        if (step === null) return { kind: 'session', ...(await newSession(trx, user.id, now)) };
-        const id = randomToken(32);
-        await securityRepository.insertPending(trx, {
-          id_hash: sha256(id),
-          user_id: user.id,
-          step,
-          created_at: now,
-          expires_at: new Date(now.getTime() + PENDING_TTL_MS),
-        });
-        return { kind: 'pending', step, id };
-      });
+      return db.transaction().execute((trx) => afterPassword(trx, user, clock.now()));
     },
 
     /** A full session for a user past every step of sign-in (the second step's end). */

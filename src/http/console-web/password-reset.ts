@@ -22,7 +22,7 @@ export const RESET_LIMITS = { perAddress: 20, perEmail: 5, windowMs: 15 * 60_000
  */
 export const RESET_ANSWER_FLOOR_MS = 400;
 
-const Params = Type.Object({ token: Type.String() });
+const Params = Type.Object({ resetToken: Type.String() });
 const GONE = html`<p>This link was used already or has expired (a link works once, for one hour). <a href="/console/forgot">Ask for a new link</a>.</p>`;
 const SENT =
   'If a console user has this address, a link to choose a new password is on its way. It works once, for one hour. Check your inbox (and the spam folder).';
@@ -94,32 +94,40 @@ export function registerPasswordReset(app: App, deps: WebDeps): void {
     return show(200, { kind: 'ok', text: SENT }, '');
   });
 
-  app.get('/console/reset/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const state = await accountSafety.openReset(token);
-    if (state.kind !== 'open') return invalid(reply, state.kind);
-    const csrf = preSessionToken(request, reply, deps);
-    return renderPublic(reply, 200, 'Choose a new password', resetForm(token, csrf, state.email, null));
-  });
+  app.get(
+    '/console/reset/:resetToken',
+    { schema: { hide: true, params: Params } },
+    async (request, reply) => {
+      const { resetToken: token } = request.params as { resetToken: string };
+      const state = await accountSafety.openReset(token);
+      if (state.kind !== 'open') return invalid(reply, state.kind);
+      const csrf = preSessionToken(request, reply, deps);
+      return renderPublic(reply, 200, 'Choose a new password', resetForm(token, csrf, state.email, null));
+    },
+  );
 
-  app.post('/console/reset/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const state = await accountSafety.openReset(token);
-    if (state.kind !== 'open') return invalid(reply, state.kind);
-    const csrf = preSessionToken(request, reply, deps);
-    const again = (status: number, error: string) =>
-      renderPublic(reply, status, 'Choose a new password', resetForm(token, csrf, state.email, error));
-    if (!preSessionTokenValid(request)) return again(403, 'The form had expired. Please try again.');
-    try {
-      if (!(await accountSafety.completeReset(token, formOf(request).get('password'))))
-        return invalid(reply, 'gone');
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 400) throw error;
-      return again(400, error.message);
-    }
-    setFlash(reply, deps, { kind: 'ok', text: 'Your password is changed. Sign in with it now.' });
-    return reply.redirect('/console/login', 303);
-  });
+  app.post(
+    '/console/reset/:resetToken',
+    { schema: { hide: true, params: Params } },
+    async (request, reply) => {
+      const { resetToken: token } = request.params as { resetToken: string };
+      const state = await accountSafety.openReset(token);
+      if (state.kind !== 'open') return invalid(reply, state.kind);
+      const csrf = preSessionToken(request, reply, deps);
+      const again = (status: number, error: string) =>
+        renderPublic(reply, status, 'Choose a new password', resetForm(token, csrf, state.email, error));
+      if (!preSessionTokenValid(request)) return again(403, 'The form had expired. Please try again.');
+      try {
+        if (!(await accountSafety.completeReset(token, formOf(request).get('password'))))
+          return invalid(reply, 'gone');
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status !== 400) throw error;
+        return again(400, error.message);
+      }
+      setFlash(reply, deps, { kind: 'ok', text: 'Your password is changed. Sign in with it now.' });
+      return reply.redirect('/console/login', 303);
+    },
+  );
 }
 
 function invalid(reply: FastifyReply, kind: 'gone' | 'unknown') {
