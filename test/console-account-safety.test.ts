@@ -13,7 +13,7 @@ const NEW_PASSWORD = 'a brand new passphrase 42';
 
 /** The set-up key shown on a page (grouped by four), as the app would read it. */
 function keyOn(page: string): string {
-  const key = /id="totp-key"[^>]*value="([A-Z2-7 ]+)"/.exec(page)?.[1];
+  const key = /id="totp-key"[^>]*>([A-Z2-7 ]+)<\/textarea>/.exec(page)?.[1];
   assert.ok(key, 'the page shows the set-up key');
   return key.replaceAll(' ', '');
 }

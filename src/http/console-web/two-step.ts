@@ -29,7 +29,7 @@ export function setupBlock(setup: TotpSetup): SafeHtml {
   const grouped = setup.base32.replace(/(.{4})/g, '$1 ').trim();
   return html`<ol class="steps"><li>Open an authenticator app on your phone (any app for "time-based one-time codes").</li>
 <li>Scan this QR code, or type the key below into the app.<div class="qrbox">${qrSvg(setup.uri)}</div>
-<label for="totp-key">Set-up key</label><input type="text" id="totp-key" class="secret-field" readonly value="${grouped}" aria-describedby="totp-key-hint">
+<label for="totp-key">Set-up key</label><textarea id="totp-key" class="secret-field" readonly rows="2" spellcheck="false" aria-describedby="totp-key-hint">${grouped}</textarea>
 <p class="hint" id="totp-key-hint">Time-based, 6 digits, every 30 seconds.</p>
 <details><summary>Set-up link for apps that take one</summary><p class="secret">${setup.uri}</p></details></li>
 <li>Enter the 6-digit code the app now shows.</li></ol>`;
@@ -40,7 +40,7 @@ export function codeField(label = 'Code from your app'): SafeHtml {
 <p class="hint" id="code-hint">6 digits; a new one every 30 seconds.</p>`;
 }
 
-export const TWO_STEP_STYLE = html`<style>.qrbox svg{width:12rem;height:12rem;display:block;margin:.5rem 0;background:#fff}input.code{font:inherit;font-size:1.25rem;letter-spacing:.2em;padding:.5rem;border:1px solid #767676;border-radius:4px;width:10rem;max-width:100%}input.secret-field{font-family:monospace;font-size:.85rem}ol.steps li{margin:.5rem 0}</style>`;
+export const TWO_STEP_STYLE = html`<style>.qrbox svg{width:12rem;height:12rem;display:block;margin:.5rem 0;background:#fff}input.code{font:inherit;font-size:1.25rem;letter-spacing:.2em;padding:.5rem;border:1px solid #767676;border-radius:4px;width:10rem;max-width:100%}textarea.secret-field{font-family:monospace;font-size:1rem;resize:none;max-width:24rem}ol.steps li{margin:.5rem 0}</style>`;
 
 /** The rate-limit keys of code attempts (wrong codes at sign-in or on the security page). */
 export function codeCounterKeys(request: FastifyRequest, userKey: string) {

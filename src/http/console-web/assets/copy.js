@@ -1,7 +1,7 @@
 // The console's copy buttons (progressive enhancement: without this script the secret sits in a
 // readonly field, selected on focus, to copy by hand). Each button names its field in data-copy.
 (() => {
-  for (const field of document.querySelectorAll('input.secret-field')) {
+  for (const field of document.querySelectorAll('.secret-field')) {
     field.addEventListener('focus', () => field.select());
   }
   for (const button of document.querySelectorAll('button[data-copy]')) {
