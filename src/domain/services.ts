@@ -36,6 +36,8 @@ export interface MaintenanceReport {
   oldEvents: number;
   finishedDeliveries: number;
   consoleSessions: number;
+  /** Expired reset links, half-signed sign-ins and secrets never shown (account safety). */
+  consoleSafety: number;
 }
 
 /**
