@@ -6,6 +6,7 @@ import type { DbHandle } from './db/connect.ts';
 import { migrationsCurrent } from './db/migrate.ts';
 import { createAccountService } from './domain/accounts/account-service.ts';
 import { createAuditService } from './domain/console-users/audit-service.ts';
+import { createAccountSafetyService } from './domain/console-users/security-service.ts';
 import { createConsoleUserService } from './domain/console-users/user-service.ts';
 import type { VirtualCvBuilder } from './domain/cv/build-step.ts';
 import { createCvService } from './domain/cv/cv-service.ts';
@@ -137,6 +138,15 @@ export function createServices(deps: ServiceDeps): Services {
   const audit = createAuditService({ db, clock });
   const opsStats = createOpsStatsService({ db, clock });
   const consoleUsers = createConsoleUserService({ db, clock, mailer: deps.mailer, publicBaseUrl, audit });
+  const accountSafety = createAccountSafetyService({
+    db,
+    clock,
+    mailer: deps.mailer,
+    publicBaseUrl,
+    audit,
+    sealKey: deps.claimLinkKey,
+    startSession: consoleUsers.startSession,
+  });
   const people = createPersonService({
     db,
     clock,
@@ -213,6 +223,7 @@ export function createServices(deps: ServiceDeps): Services {
     audit,
     consoleUsers,
     opsStats,
+    accountSafety,
     async maintenance() {
       // Each sweep timed and counted for /metrics (sweep_* metrics), in this order.
       const sweep = opsStats.sweep;
@@ -239,6 +250,7 @@ export function createServices(deps: ServiceDeps): Services {
         oldEvents: await sweep('old_events', () => events.sweepOld()),
         finishedDeliveries: await sweep('finished_deliveries', () => webhooks.sweepFinished()),
         consoleSessions: await sweep('console_sessions', () => consoleUsers.sweepSessions()),
+        consoleSafety: await sweep('console_safety', () => accountSafety.sweep()),
       };
     },
   };

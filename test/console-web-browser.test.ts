@@ -115,7 +115,7 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     await admin.getByLabel('Name').fill('Careers site');
     await admin.getByLabel('jobs:read').check();
     await admin.getByRole('button', { name: 'Mint key' }).click();
-    const secret = (await admin.locator('#new-secret').textContent())!.trim();
+    const secret = await admin.locator('#new-secret').inputValue();
     assert.match(secret, /^cak_/);
     await capture(admin, 'keys-minted');
     assert.equal((await v1(secret)).status, 200);
@@ -128,7 +128,8 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     await admin.getByLabel('Name').fill('Intake');
     for (const scope of ['jobs:read', 'applications:write']) await admin.getByLabel(scope).check();
     await admin.getByRole('button', { name: 'Mint key' }).click();
-    const intakeSecret = (await admin.locator('#new-secret').textContent())!.trim();
+    const intakeSecret = await admin.locator('#new-secret').inputValue();
+    await admin.getByRole('link', { name: 'API keys' }).click();
 
     // Users: invite a recruiter and a billing admin.
     const links: Record<string, string> = {};

@@ -19,8 +19,8 @@ describe('console roles, forged requests and other accounts', () => {
     const billing = await signedIn(ctx.app, account.id, 'billing_admin');
     const admin = await signedIn(ctx.app, account.id, 'admin');
     const nav = (html: string) => [...html.matchAll(/<li><a href="\/console\/(\w+)"/g)].map((m) => m[1]);
-    assert.deepEqual(nav((await recruiter.web.get('/console/jobs')).body), ['jobs', 'screening']);
-    assert.deepEqual(nav((await billing.web.get('/console/billing')).body), ['billing']);
+    assert.deepEqual(nav((await recruiter.web.get('/console/jobs')).body), ['jobs', 'screening', 'security']);
+    assert.deepEqual(nav((await billing.web.get('/console/billing')).body), ['billing', 'security']);
     assert.deepEqual(nav((await admin.web.get('/console/jobs')).body), [
       'jobs',
       'screening',
@@ -30,6 +30,7 @@ describe('console roles, forged requests and other accounts', () => {
       'settings',
       'users',
       'activity',
+      'security',
     ]);
     for (const path of [
       '/console/keys',
@@ -93,7 +94,7 @@ describe('console roles, forged requests and other accounts', () => {
       name: 'mine',
       accountId: other.id,
     });
-    assert.equal(res.statusCode, 200);
+    assert.equal(res.statusCode, 303, 'minted, then sent to the page that shows the secret once');
     assert.equal((await consoleCall(ctx.app, 'GET', `/accounts/${other.id}/keys`)).json().keys.length, 0);
     assert.equal((await consoleCall(ctx.app, 'GET', `/accounts/${account.id}/keys`)).json().keys.length, 1);
   });

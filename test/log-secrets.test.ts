@@ -62,6 +62,46 @@ describe('no secret carried in a URL reaches a log line', () => {
     );
   });
 
+  test('a password reset link mailed, opened, used, reused: the token is in no line', async () => {
+    const account = await newAccount(ctx.app);
+    const invited = await invite(ctx.app, account.id, 'admin');
+    const joined = new WebClient(ctx.app);
+    await joined.get(invited.path);
+    await joined.post(invited.path, { password: PASSWORD });
+    const web = new WebClient(ctx.app, '192.0.2.77');
+    await web.get('/console/forgot');
+    assert.equal((await web.post('/console/forgot', { email: invited.email })).statusCode, 200);
+    const mail = (await mailTo(ctx.app, invited.email)).find((m) => /Reset/.test(m.subject))!;
+    const path = linkPath(/https?:\/\/\S+\/console\/reset\/[A-Za-z0-9_-]{43}/.exec(mail.text)![0]);
+    const token = path.slice('/console/reset/'.length);
+    assert.equal((await web.get(path)).statusCode, 200);
+    assert.equal((await web.post(path, { password: 'a brand new passphrase 42' })).statusCode, 303);
+    assert.equal((await web.get(path)).statusCode, 410);
+    assert.equal((await web.get(`${path}/x`)).statusCode, 404);
+    // A minted key's one-time page: its id (in the query) is in no line either.
+    const admin = new WebClient(ctx.app, '192.0.2.78');
+    await admin.get('/console/login');
+    await admin.post('/console/login', { email: invited.email, password: 'a brand new passphrase 42' });
+    await admin.get('/console/keys');
+    const minted = await admin.post('/console/keys', { name: 'Log check', scopes: ['jobs:read'] });
+    const shown = String(minted.headers.location);
+    assert.equal((await admin.get(shown)).statusCode, 200);
+    assertNotLogged(
+      new Map([
+        ['reset token', token],
+        ['one-time page id', shown.slice(shown.indexOf('=') + 1)],
+      ]),
+    );
+    assert.ok(
+      lines.some((line) => line.includes('"url":"/console/reset/[token]"')),
+      'logged, redacted',
+    );
+    assert.ok(
+      lines.some((line) => line.includes('/console/keys/new?shown=[redacted]')),
+      'logged, redacted',
+    );
+  });
+
   test('a claim link opened, claimed, deleted: the token is in no line', async () => {
     const applied = await applyWithCv(ctx);
     assert.equal(applied.res.statusCode, 201, applied.res.body);
@@ -125,6 +165,8 @@ describe('the redaction rule', () => {
   test('path secrets and query secrets in any text, full URLs included; other URLs unchanged', () => {
     const cases: [string, string][] = [
       ['/console/invite/abcDEF123_-x', '/console/invite/[token]'],
+      ['/console/reset/abcDEF123_-x', '/console/reset/[token]'],
+      ['/console/keys/new?shown=abc_DEF-1', '/console/keys/new?shown=[redacted]'],
       [
         'GET https://careers.test/cv/abcDEF123/claim?x=1 failed',
         'GET https://careers.test/cv/[token]/claim?x=1 failed',
@@ -146,7 +188,7 @@ describe('the redaction rule', () => {
   });
 
   test('a new route with an undeclared token-like parameter is refused when registered', async () => {
-    for (const path of ['/console/reset/:token', '/share/:shareKey', '/x/:id/confirm/:code']) {
+    for (const path of ['/console/recover/:token', '/share/:shareKey', '/x/:id/confirm/:code']) {
       assert.notDeepEqual(uncoveredParams(path), [], path);
       const app = Fastify();
       guardCapabilityRoutes(app);

@@ -3,6 +3,7 @@ import type { OutboxRow } from '../mail/mail-repository.ts';
 import type { TaskHandlers } from '../tasks/worker.ts';
 import type { AccountService } from './accounts/account-service.ts';
 import type { AuditService } from './console-users/audit-service.ts';
+import type { AccountSafetyService } from './console-users/security-service.ts';
 import type { ConsoleUserService } from './console-users/user-service.ts';
 import type { CvService } from './cv/cv-service.ts';
 import type { EventLog } from './events/event-log.ts';
@@ -41,6 +42,8 @@ export interface MaintenanceReport {
   oldEvents: number;
   finishedDeliveries: number;
   consoleSessions: number;
+  /** Expired reset links, half-signed sign-ins and secrets never shown (account safety). */
+  consoleSafety: number;
 }
 
 /**
@@ -83,6 +86,7 @@ export interface Services {
   consoleUsers: ConsoleUserService;
   /** The queues' backlog and the sweeps' record, for /metrics. */
   opsStats: OpsStatsService;
+  accountSafety: AccountSafetyService;
   /** Retention and housekeeping; safe to run on several workers at once. */
   maintenance(): Promise<MaintenanceReport>;
 }

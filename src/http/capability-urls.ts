@@ -13,9 +13,10 @@ import type { FastifyInstance } from 'fastify';
  * (guardCapabilityRoutes): a new capability route cannot be forgotten.
  */
 export const CAPABILITY_URLS = {
-  paths: ['/console/invite/:token', '/cv/:token', '/uploads/:key'],
-  // csrf: the hosted apply form's action; sig: the local store's presigned PUT; X-Amz-*: S3's.
-  query: ['csrf', 'sig', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token'],
+  paths: ['/console/invite/:token', '/console/reset/:token', '/cv/:token', '/uploads/:key'],
+  // csrf: the hosted apply form's action; sig: the local store's presigned PUT; X-Amz-*: S3's;
+  // shown: the one-time id of a console page showing a minted secret.
+  query: ['csrf', 'sig', 'shown', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token'],
 } as const;
 
 /** A path parameter named like a secret: `token`, `key`, `inviteToken`, `apiKey`, `code`… */

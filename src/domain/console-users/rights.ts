@@ -12,13 +12,14 @@ export const RIGHTS = [
   'settings', // company address, data-processing addendum
   'users', // the account's console users
   'activity', // the audit trail
+  'self', // one's own sign-in: two-step sign-in (every role)
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 
 const BY_ROLE: Record<ConsoleRole, ReadonlySet<Right>> = {
   admin: new Set(RIGHTS),
-  recruiter: new Set(['jobs', 'screening']),
-  billing_admin: new Set(['billing']),
+  recruiter: new Set(['jobs', 'screening', 'self']),
+  billing_admin: new Set(['billing', 'self']),
 };
 
 export function can(role: ConsoleRole, right: Right): boolean {

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/connect.ts';
 import type { ConsoleSessionsTable, ConsoleUsersTable } from '../../db/schema.ts';
 
@@ -7,7 +7,7 @@ export type ConsoleSessionRow = Selectable<ConsoleSessionsTable>;
 
 /** The only SQL of console users, their invitations and their sessions. */
 export const userRepository = {
-  async insert(db: Db, row: ConsoleUserRow): Promise<ConsoleUserRow> {
+  async insert(db: Db, row: Insertable<ConsoleUsersTable>): Promise<ConsoleUserRow> {
     return db.insertInto('console_users').values(row).returningAll().executeTakeFirstOrThrow();
   },
 

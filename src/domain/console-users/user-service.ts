@@ -16,9 +16,12 @@ import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Actor, AuditService } from './audit-service.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { securityRepository } from './security-repository.ts';
 import { type ConsoleUserRow, userRepository } from './user-repository.ts';
 
 export const INVITE_TTL_MS = 7 * 86_400_000;
+/** Between the password and the second step (a code, or setting TOTP up): ten minutes. */
+export const PENDING_TTL_MS = 10 * 60_000;
 /** A session ends after this long without a request (extensions.md §1). */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 // Writing last_seen_at on every request would turn each page view into a write.
@@ -34,6 +37,14 @@ export interface ConsoleSession {
   role: ConsoleRole;
   csrf: string;
 }
+
+/**
+ * The right password: a session, or (TOTP on, or required by the account and not set up yet) a
+ * half-signed sign-in whose id the second step reads.
+ */
+export type SignInOutcome =
+  | { kind: 'session'; id: string; csrf: string }
+  | { kind: 'pending'; step: 'code' | 'enrol'; id: string };
 
 export type InvitationState = { kind: 'open'; email: string } | { kind: 'gone' } | { kind: 'unknown' };
 
@@ -88,6 +99,33 @@ export function createConsoleUserService(deps: {
       last_seen_at: now,
     });
     return { id, csrf };
+  }
+
+  /**
+   * The password is right: a session, or the second step due (TOTP on: a code; the account
+   * requires TOTP and the user has none: setting it up) as a half-signed sign-in.
+   */
+  async function afterPassword(
+    trx: Db,
+    user: { id: string; account_id: string; totp_secret: string | null },
+    now: Date,
+  ): Promise<SignInOutcome> {
+    const step =
+      user.totp_secret !== null
+        ? 'code'
+        : (await securityRepository.requiresTotp(trx, user.account_id))
+          ? 'enrol'
+          : null;
+    if (step === null) return { kind: 'session', ...(await newSession(trx, user.id, now)) };
+    const id = randomToken(32);
+    await securityRepository.insertPending(trx, {
+      id_hash: sha256(id),
+      user_id: user.id,
+      step,
+      created_at: now,
+      expires_at: new Date(now.getTime() + PENDING_TTL_MS),
+    });
+    return { kind: 'pending', step, id };
   }
 
   /** The account must keep a signed-up admin; the operator alone may take the last one away. */
@@ -208,8 +246,11 @@ export function createConsoleUserService(deps: {
       return { kind: 'open', email: invitation.email };
     },
 
-    /** Sets the password the invitation asked for and signs the person in (a new session). */
-    async acceptInvitation(token: string, password: string): Promise<{ id: string; csrf: string } | null> {
+    /**
+     * Sets the password the invitation asked for and signs the person in (a new session), or, when
+     * the account requires TOTP, leads them to set it up first (a half-signed sign-in).
+     */
+    async acceptInvitation(token: string, password: string): Promise<SignInOutcome | null> {
       checkPassword(password);
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
       const hash = await hashPassword(password);
@@ -227,7 +268,11 @@ export function createConsoleUserService(deps: {
           { kind: 'user', userId: invitation.user_id, email: invitation.email },
           { action: 'user.joined', target: invitation.user_id },
         );
-        return newSession(trx, invitation.user_id, now);
+        return afterPassword(
+          trx,
+          { id: invitation.user_id, account_id: invitation.account_id, totp_secret: null },
+          now,
+        );
       });
     },
 
@@ -238,15 +283,18 @@ export function createConsoleUserService(deps: {
      * An unknown email runs the same KDF as a wrong password and gets the same null, so neither
      * the answer nor its timing says which it was.
      */
-    async signIn(email: string, password: string): Promise<{ id: string; csrf: string } | null> {
+    async signIn(email: string, password: string): Promise<SignInOutcome | null> {
       if (password.length > PASSWORD_MAX) return null;
       const users = await userRepository.signableByEmail(db, emailKey(email));
       const hashes = users.length === 0 ? [null] : users.map((user) => user.password_hash);
       const matches = await Promise.all(hashes.map((hash) => verifyPassword(password, hash)));
       const user = users[matches.indexOf(true)];
       if (!user) return null;
-      return db.transaction().execute((trx) => newSession(trx, user.id, clock.now()));
+      return db.transaction().execute((trx) => afterPassword(trx, user, clock.now()));
     },
+
+    /** A full session for a user past every step of sign-in (the second step's end). */
+    startSession: newSession,
 
     /** Who is signed in on a session id; null once it ended (signed out, removed, 12 h idle). */
     async session(id: string): Promise<ConsoleSession | null> {

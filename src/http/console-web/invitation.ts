@@ -4,6 +4,7 @@ import { AppError } from '../../domain/errors.ts';
 import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { homeOf, renderPublic } from './layout.ts';
+import { PENDING_COOKIE } from './sign-in.ts';
 import {
   formOf,
   preSessionToken,
@@ -60,6 +61,11 @@ export function registerInvitation(app: App, deps: WebDeps): void {
     try {
       const session = await consoleUsers.acceptInvitation(token, formOf(request).get('password'));
       if (session === null) return renderPublic(reply, 410, 'Invitation not valid', GONE);
+      if (session.kind === 'pending') {
+        // The account requires two-step sign-in: it is set up before anything else opens.
+        setCookie(reply, deps, PENDING_COOKIE, session.id, { maxAge: 600, sameSite: 'Strict' });
+        return reply.redirect('/console/login/setup', 303);
+      }
       setCookie(reply, deps, SESSION_COOKIE, session.id);
       const signedIn = await consoleUsers.session(session.id);
       return reply.redirect(signedIn ? homeOf(signedIn) : '/console/login', 303);

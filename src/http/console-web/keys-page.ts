@@ -5,17 +5,10 @@ import { badRequest } from '../../domain/errors.ts';
 import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { buttonForm, csrfField, dataTable, renderConsole, when } from './layout.ts';
+import { alreadyShown, secretBox } from './shown-once.ts';
 import { actorOf, type Flash, getPage, postAction, type WebDeps } from './web.ts';
 
-function keysBody(
-  session: ConsoleSession,
-  keys: ApiKey[],
-  dpaAccepted: boolean,
-  minted: { key: ApiKey; secret: string } | null,
-): SafeHtml {
-  const secret =
-    minted &&
-    html`<section class="card" aria-labelledby="secret-h"><h2 id="secret-h">Your new key</h2><p>Copy the secret now: it is shown only this once.</p><p class="secret" id="new-secret">${minted.secret}</p></section>`;
+function keysBody(session: ConsoleSession, keys: ApiKey[], dpaAccepted: boolean): SafeHtml {
   const checks = SCOPES.map(
     (scope) =>
       html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"> ${scope}${scope === 'applications:write' && !dpaAccepted && html` <span class="muted">(needs the addendum accepted in Settings)</span>`}</label>`,
@@ -36,7 +29,7 @@ function keysBody(
         rows,
       })
     : html`<p>No API keys yet — mint one below to connect your site.</p>`;
-  return html`${secret}<h2>Keys</h2>${table}
+  return html`<h2>Keys</h2>${table}
 <h2>Mint a key</h2><form method="post" action="/console/keys">${csrfField(session)}
 <label for="key-name">Name</label><input type="text" id="key-name" name="name" maxlength="200" placeholder="Careers site">
 <fieldset><legend>Scopes</legend>${checks}</fieldset>
@@ -46,6 +39,7 @@ function keysBody(
 /** API keys (admins): mint with scopes (the secret shown once), revoke, last used. */
 export function registerKeysPage(app: App, deps: WebDeps): void {
   keysPage(app, deps);
+  mintedPage(app, deps);
   postKeys(app, deps);
   postKeysRevoke(app, deps);
 }
@@ -55,7 +49,6 @@ async function show(
   reply: Parameters<typeof renderConsole>[0],
   session: ConsoleSession,
   flash: Flash | null,
-  minted: { key: ApiKey; secret: string } | null,
   status = 200,
 ) {
   const { keys, accounts } = deps.services;
@@ -65,14 +58,35 @@ async function show(
     active: 'keys',
     flash,
     status,
-    body: keysBody(session, list, account.dpaAcceptedAt !== null, minted),
+    body: keysBody(session, list, account.dpaAcceptedAt !== null),
   });
 }
 
 function keysPage(app: App, deps: WebDeps): void {
   getPage(app, deps, '/console/keys', 'keys', ({ reply, session, flash }) =>
-    show(deps, reply, session, flash, null),
+    show(deps, reply, session, flash),
   );
+}
+
+/**
+ * GET /console/keys/new?shown=: the page a mint redirects to (POST-redirect-GET). It shows the
+ * secret held for it once; a reload finds it gone and mints nothing.
+ */
+function mintedPage(app: App, deps: WebDeps): void {
+  getPage(app, deps, '/console/keys/new', 'keys', async ({ request, reply, session, flash }) => {
+    const { shown } = request.query as { shown?: string };
+    const held = await deps.services.accountSafety.take(session, 'key', String(shown ?? ''));
+    reply.header('cache-control', 'no-store');
+    const back = { href: '/console/keys', label: 'Back to the list' };
+    return renderConsole(reply, session, {
+      title: 'Your new API key',
+      active: 'keys',
+      flash,
+      body: held
+        ? html`${secretBox('new-secret', `Key ${held.label}`, 'Copy the secret now and keep it somewhere safe: it is shown only this once.', held.secret)}<p><a href="${back.href}">${back.label}</a></p>`
+        : alreadyShown('The secret of this key', back),
+    });
+  });
 }
 
 function postKeys(app: App, deps: WebDeps): void {
@@ -83,7 +97,7 @@ function postKeys(app: App, deps: WebDeps): void {
     '/console/keys',
     'keys',
     () => '/console/keys',
-    async ({ reply, session, form }) => {
+    async ({ session, form }) => {
       const name = form.get('name').trim();
       const scopes = form.all('scopes');
       if (scopes.length === 0) throw badRequest('Choose at least one scope.', { field: 'scopes' });
@@ -96,15 +110,9 @@ function postKeys(app: App, deps: WebDeps): void {
           detail: { name: result.key.name, scopes: result.key.scopes },
         })),
       );
-      reply.header('cache-control', 'no-store');
-      await show(
-        deps,
-        reply,
-        session,
-        { kind: 'ok', text: `Key ${minted.key.name ?? minted.key.id} minted.` },
-        minted,
-      );
-      return undefined;
+      const label = minted.key.name ?? minted.key.id;
+      const shown = await deps.services.accountSafety.hold(session, 'key', label, minted.secret);
+      return { to: `/console/keys/new?shown=${shown}`, flash: `Key ${label} minted.` };
     },
   );
 }

@@ -61,6 +61,7 @@ const NAV: { href: string; label: string; right: Right; key: string }[] = [
   { href: '/console/settings', label: 'Settings', right: 'settings', key: 'settings' },
   { href: '/console/users', label: 'Users', right: 'users', key: 'users' },
   { href: '/console/activity', label: 'Activity', right: 'activity', key: 'activity' },
+  { href: '/console/security', label: 'Your security', right: 'self', key: 'security' },
 ];
 
 /** The first page a role may open: where /console and a fresh sign-in lead. */

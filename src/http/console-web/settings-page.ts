@@ -5,7 +5,16 @@ import type { App } from '../types.ts';
 import { csrfField, renderConsole, when } from './layout.ts';
 import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
-function body(session: ConsoleSession, account: Account): SafeHtml {
+function twoStepCard(session: ConsoleSession, required: boolean): SafeHtml {
+  const state = required
+    ? html`<p><strong>Required.</strong> Every user signs in with a password and a code from an authenticator app; a user without one sets it up at their next sign-in before anything else opens.</p>`
+    : html`<p><strong>Optional.</strong> Each user chooses in Your security. Requiring it makes every user without it set it up at their next sign-in, before anything else opens.</p>`;
+  return html`<section class="card" aria-labelledby="two-step-h"><h2 id="two-step-h">Two-step sign-in</h2>${state}
+<form method="post" action="/console/settings/two-step">${csrfField(session)}<input type="hidden" name="require" value="${required ? 'no' : 'yes'}">
+<div class="actions"><button type="submit"${required && html` class="danger"`}>${required ? 'Stop requiring two-step sign-in' : 'Require two-step sign-in'}</button></div></form></section>`;
+}
+
+function body(session: ConsoleSession, account: Account, requiresTotp: boolean): SafeHtml {
   const addendum = account.dpaAcceptedAt
     ? html`<p>The data-processing addendum was accepted on ${when(account.dpaAcceptedAt)}.</p>`
     : html`<p>Until an admin accepts the data-processing addendum, no key can take applications (<code>applications:write</code>).</p>
@@ -18,19 +27,24 @@ function body(session: ConsoleSession, account: Account): SafeHtml {
 <label for="address">Company address</label><input type="text" id="address" name="companyAddress" required minlength="2" maxlength="60" value="${account.companyAddress}" aria-describedby="address-hint">
 <p class="hint" id="address-hint">2 to 60 characters: a–z, 0–9 and single hyphens.</p>
 <div class="actions"><button type="submit">Save address</button></div></form></section>
-<section class="card" aria-labelledby="dpa-h"><h2 id="dpa-h">Data-processing addendum</h2>${addendum}</section>`;
+<section class="card" aria-labelledby="dpa-h"><h2 id="dpa-h">Data-processing addendum</h2>${addendum}</section>
+${twoStepCard(session, requiresTotp)}`;
 }
 
 /** Settings (admins): the company address and the data-processing addendum. */
 export function registerSettingsPage(app: App, deps: WebDeps): void {
-  const { accounts, audit } = deps.services;
+  const { accounts, audit, accountSafety } = deps.services;
 
   getPage(app, deps, '/console/settings', 'settings', async ({ reply, session, flash }) =>
     renderConsole(reply, session, {
       title: 'Settings',
       active: 'settings',
       flash,
-      body: body(session, await accounts.get(session.accountId)),
+      body: body(
+        session,
+        await accounts.get(session.accountId),
+        await accountSafety.requiresTotp(session.accountId),
+      ),
     }),
   );
 
@@ -55,6 +69,24 @@ export function registerSettingsPage(app: App, deps: WebDeps): void {
         ),
       );
       return { to: '/console/settings', flash: `Company address saved: ${updated.companyAddress}.` };
+    },
+  );
+
+  postAction(
+    app,
+    deps,
+    '/console/settings/two-step',
+    'settings',
+    () => '/console/settings',
+    async ({ session, form }) => {
+      const require = form.get('require') === 'yes';
+      await accountSafety.setRequireTotp(session.accountId, require, actorOf(session));
+      return {
+        to: '/console/settings',
+        flash: require
+          ? 'Two-step sign-in is required: users without it set it up at their next sign-in.'
+          : 'Two-step sign-in is optional again.',
+      };
     },
   );
 

@@ -14,6 +14,7 @@ import {
   sameToken,
   sessionOf,
   setCookie,
+  takeFlash,
   type WebDeps,
 } from './web.ts';
 
@@ -34,12 +35,22 @@ export const SIGN_IN_LIMITS = {
 };
 const WRONG = 'The email or the password is not right.';
 
-function form(token: string, email: string, error: string | null): SafeHtml {
-  return html`${error && html`<p class="alert" role="alert">${error}</p>`}<form method="post" action="/console/login">
+function form(token: string, email: string, error: string | null, notice: string | null = null): SafeHtml {
+  return html`${notice && html`<p class="flash ok" role="status">${notice}</p>`}${error && html`<p class="alert" role="alert">${error}</p>`}<form method="post" action="/console/login">
 <input type="hidden" name="csrf" value="${token}">
 <label for="email">Email</label><input type="email" id="email" name="email" autocomplete="username" required value="${email}">
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
-<div class="actions"><button type="submit">Sign in</button></div></form>`;
+<div class="actions"><button type="submit">Sign in</button></div></form>
+<p><a href="/console/forgot">Forgot your password?</a></p>`;
+}
+
+/** The cookie of a half-signed sign-in (password right, second step due). */
+export const PENDING_COOKIE = 'console_pending';
+
+/** A full session begins: the half-signed sign-in's cookie, if any, goes. */
+export function completeSignIn(request: FastifyRequest, reply: FastifyReply, deps: WebDeps): void {
+  if (cookie(request, PENDING_COOKIE) !== undefined)
+    setCookie(reply, deps, PENDING_COOKIE, '', { maxAge: 0 });
 }
 
 /** Sign-in, sign-out and /console itself. */
@@ -52,7 +63,8 @@ export function registerSignIn(app: App, deps: WebDeps): void {
   app.get('/console/login', { schema: { hide: true } }, async (request, reply) => {
     const session = await sessionOf(request, deps);
     if (session !== null) return reply.redirect(homeOf(session), 303);
-    return showForm(deps, request, reply, 200, '', null);
+    const flash = takeFlash(request, reply, deps);
+    return showForm(deps, request, reply, 200, '', null, flash?.kind === 'ok' ? flash.text : null);
   });
 
   app.post('/console/login', { schema: { hide: true } }, (request, reply) => signIn(deps, request, reply));
@@ -141,12 +153,13 @@ function showForm(
   status: number,
   email: string,
   error: string | null,
+  notice: string | null = null,
 ) {
   return renderPublic(
     reply,
     status,
     'Sign in to the careers console',
-    form(preSessionToken(request, reply, deps), email, error),
+    form(preSessionToken(request, reply, deps), email, error, notice),
   );
 }
 
@@ -166,12 +179,20 @@ async function signIn(deps: WebDeps, request: FastifyRequest, reply: FastifyRepl
     return showForm(deps, request, reply, 429, email, error);
   }
   await slowDown(deps, counters);
-  const session = await consoleUsers.signIn(email, fields.get('password'));
-  if (session === null) return showForm(deps, request, reply, 401, email, WRONG);
+  const outcome = await consoleUsers.signIn(email, fields.get('password'));
+  if (outcome === null) return showForm(deps, request, reply, 401, email, WRONG);
   await succeeded(deps, counters);
   // A new session id at every sign-in: an id planted before it (session fixation) is worthless.
   const planted = cookie(request, SESSION_COOKIE);
-  if (planted !== undefined && !sameToken(planted, session.id)) await consoleUsers.signOut(planted);
+  if (planted !== undefined && !sameToken(planted, outcome.id)) await consoleUsers.signOut(planted);
+  if (outcome.kind === 'pending') {
+    // Half signed in: the second step reads the pending id (server-side, ten minutes) from its cookie.
+    setCookie(reply, deps, SESSION_COOKIE, '', { maxAge: 0 });
+    setCookie(reply, deps, PENDING_COOKIE, outcome.id, { maxAge: 600, sameSite: 'Strict' });
+    return reply.redirect(outcome.step === 'code' ? '/console/login/code' : '/console/login/setup', 303);
+  }
+  completeSignIn(request, reply, deps);
+  const session = outcome;
   setCookie(reply, deps, SESSION_COOKIE, session.id);
   const signedIn = await consoleUsers.session(session.id);
   return reply.redirect(signedIn ? homeOf(signedIn) : '/console/login', 303);

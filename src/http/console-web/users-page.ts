@@ -25,23 +25,35 @@ function roleSelect(id: string, current: ConsoleRole | null): SafeHtml {
   )}</select>`;
 }
 
-function body(session: ConsoleSession, users: ConsoleUser[], inviteUrl: string | null): SafeHtml {
+function body(
+  session: ConsoleSession,
+  users: ConsoleUser[],
+  inviteUrl: string | null,
+  twoStep: ReadonlySet<string>,
+): SafeHtml {
   const rows = users.map((user) => {
     const self = user.id === session.userId;
+    const on = twoStep.has(user.id);
+    const reset =
+      on &&
+      !self &&
+      html`
+${buttonForm(session, `/console/users/${user.id}/two-step/reset`, 'Reset two-step sign-in', true, `of ${user.email}`)}`;
     return [
       html`${user.email}${self && html` <span class="muted">(you)</span>`}`,
       ROLE_LABELS[user.role],
       user.active ? 'Active' : 'Invited',
+      on ? 'On' : 'Off',
       when(user.createdAt),
       html`
 <form class="inline" method="post" action="/console/users/${user.id}/role">${csrfField(session)}<label class="hp" for="role-${user.id}">Role of ${user.email}</label>${roleSelect(`role-${user.id}`, user.role)} <button type="submit">Change role<span class="hp"> of ${user.email}</span></button></form>
-${buttonForm(session, `/console/users/${user.id}/remove`, 'Remove', true, user.email)}`,
+${buttonForm(session, `/console/users/${user.id}/remove`, 'Remove', true, user.email)}${reset}`,
     ];
   });
   const link =
     inviteUrl &&
     html`<section class="card"><h2>Invitation link</h2><p>The invitation went out by mail. You can also pass this single-use link on (valid 7 days):</p><p class="secret">${inviteUrl}</p></section>`;
-  const columns = ['Email', 'Role', 'State', 'Since', 'Actions'];
+  const columns = ['Email', 'Role', 'State', 'Two-step sign-in', 'Since', 'Actions'];
   return html`${link}${dataTable({ columns, rows })}
 <h2>Invite a user</h2><form method="post" action="/console/users">${csrfField(session)}
 <label for="invite-email">Email</label><input type="email" id="invite-email" name="email" required maxlength="254">
@@ -56,6 +68,27 @@ export function registerUsersPage(app: App, deps: WebDeps): void {
   postUsers(app, deps);
   postUsersRole(app, deps);
   postUsersRemove(app, deps);
+  postUsersResetTwoStep(app, deps);
+}
+
+/** Recovery: an admin takes another user's second factor away (audited); they set it up again. */
+function postUsersResetTwoStep(app: App, deps: WebDeps): void {
+  const { accountSafety } = deps.services;
+  postAction(
+    app,
+    deps,
+    '/console/users/:userId/two-step/reset',
+    'users',
+    () => '/console/users',
+    async ({ request, session }) => {
+      const { userId } = request.params as { userId: string };
+      const { email } = await accountSafety.resetSecondFactor(session.accountId, userId, actorOf(session));
+      return {
+        to: '/console/users',
+        flash: `Two-step sign-in of ${email} is reset; they are signed out and sign in with their password alone (or set it up again if the account requires it).`,
+      };
+    },
+  );
 }
 
 function usersPage(app: App, deps: WebDeps): void {
@@ -65,7 +98,12 @@ function usersPage(app: App, deps: WebDeps): void {
       title: 'Users',
       active: 'users',
       flash,
-      body: body(session, await consoleUsers.list(session.accountId), null),
+      body: body(
+        session,
+        await consoleUsers.list(session.accountId),
+        null,
+        await deps.services.accountSafety.totpUsers(session.accountId),
+      ),
     }),
   );
 }
@@ -92,7 +130,12 @@ function postUsers(app: App, deps: WebDeps): void {
         title: 'Users',
         active: 'users',
         flash: { kind: 'ok', text: `Invitation sent to ${invited.user.email}.` },
-        body: body(session, await consoleUsers.list(session.accountId), invited.inviteUrl),
+        body: body(
+          session,
+          await consoleUsers.list(session.accountId),
+          invited.inviteUrl,
+          await deps.services.accountSafety.totpUsers(session.accountId),
+        ),
       });
       return undefined;
     },

@@ -4,16 +4,14 @@ import { badRequest } from '../../domain/errors.ts';
 import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { buttonForm, csrfField, dataTable, renderConsole, when } from './layout.ts';
+import { alreadyShown, secretBox } from './shown-once.ts';
 import { actorOf, type Flash, getPage, postAction, type WebDeps } from './web.ts';
 
 type Webhooks = WebDeps['services']['webhooks'];
 type WebhookList = Awaited<ReturnType<Webhooks['list']>>['webhooks'];
 type Attempts = Awaited<ReturnType<Webhooks['deliveries']>>['deliveries'];
 
-function listBody(session: ConsoleSession, hooks: WebhookList, secret: string | null): SafeHtml {
-  const shown =
-    secret &&
-    html`<section class="card" aria-labelledby="secret-h"><h2 id="secret-h">Signing secret</h2><p>Copy it now: it is shown only this once. Verify each delivery with a Standard Webhooks library.</p><p class="secret" id="new-secret">${secret}</p></section>`;
+function listBody(session: ConsoleSession, hooks: WebhookList): SafeHtml {
   const rows = hooks.map((hook) => [
     html`<a href="/console/webhooks/${hook.id}">${hook.url}</a>`,
     hook.types.length === EVENT_TYPE_NAMES.length ? 'Every event' : hook.types.join(', '),
@@ -30,7 +28,7 @@ function listBody(session: ConsoleSession, hooks: WebhookList, secret: string | 
   const checks = EVENT_TYPE_NAMES.map(
     (type) => html`<label class="check"><input type="checkbox" name="types" value="${type}"> ${type}</label>`,
   );
-  return html`${shown}<h2>Endpoints</h2>${table}
+  return html`<h2>Endpoints</h2>${table}
 <h2>Add a webhook</h2><form method="post" action="/console/webhooks">${csrfField(session)}
 <label for="hook-url">Endpoint URL (https)</label><input type="text" inputmode="url" autocomplete="url" id="hook-url" name="url" required maxlength="2048" placeholder="https://example.com/hooks/careers">
 <fieldset><legend>Events (none ticked: every event)</legend>${checks}</fieldset>
@@ -65,6 +63,7 @@ function logBody(session: ConsoleSession, hookId: string, url: string, attempts:
 /** Webhooks (admins, beside the API keys): add (the secret shown once), delete, the delivery log, retry. */
 export function registerWebhooksPage(app: App, deps: WebDeps): void {
   listPage(app, deps);
+  secretPage(app, deps);
   deliveriesPage(app, deps);
   addWebhook(app, deps);
   deleteWebhook(app, deps);
@@ -77,22 +76,42 @@ async function showList(
   reply: Parameters<typeof renderConsole>[0],
   session: ConsoleSession,
   flash: Flash | null,
-  secret: string | null,
 ) {
   const { webhooks: list } = await deps.services.webhooks.list(session.accountId);
   return renderConsole(reply, session, {
     title: 'Webhooks',
     active: 'webhooks',
     flash,
-    body: listBody(session, list, secret),
+    body: listBody(session, list),
   });
 }
 
 /** GET /console/webhooks */
 function listPage(app: App, deps: WebDeps): void {
   getPage(app, deps, '/console/webhooks', 'keys', ({ reply, session, flash }) =>
-    showList(deps, reply, session, flash, null),
+    showList(deps, reply, session, flash),
   );
+}
+
+/**
+ * GET /console/webhooks/new?shown=: where adding a webhook redirects (POST-redirect-GET); the
+ * signing secret held for it is shown once, a reload finds it gone and adds nothing.
+ */
+function secretPage(app: App, deps: WebDeps): void {
+  getPage(app, deps, '/console/webhooks/new', 'keys', async ({ request, reply, session, flash }) => {
+    const { shown } = request.query as { shown?: string };
+    const held = await deps.services.accountSafety.take(session, 'webhook', String(shown ?? ''));
+    reply.header('cache-control', 'no-store');
+    const back = { href: '/console/webhooks', label: 'Back to the list' };
+    return renderConsole(reply, session, {
+      title: 'Your new webhook',
+      active: 'webhooks',
+      flash,
+      body: held
+        ? html`${secretBox('new-secret', `Signing secret of ${held.label}`, 'Copy it now: it is shown only this once. Verify each delivery with a Standard Webhooks library.', held.secret)}<p><a href="${back.href}">${back.label}</a></p>`
+        : alreadyShown('The signing secret of this webhook', back),
+    });
+  });
 }
 
 /** GET /console/webhooks/{id}: the delivery log */
@@ -111,7 +130,7 @@ function deliveriesPage(app: App, deps: WebDeps): void {
   });
 }
 
-/** POST /console/webhooks: the secret is shown once, on the answer */
+/** POST /console/webhooks: adds, then redirects to the page that shows the secret once */
 function addWebhook(app: App, deps: WebDeps): void {
   const { webhooks, audit } = deps.services;
   postAction(
@@ -120,7 +139,7 @@ function addWebhook(app: App, deps: WebDeps): void {
     '/console/webhooks',
     'keys',
     () => '/console/webhooks',
-    async ({ reply, session, form }) => {
+    async ({ session, form }) => {
       const url = form.get('url').trim();
       if (url === '') throw badRequest('Enter the endpoint URL.', { field: 'url' });
       const types = form.all('types').slice(0, EVENT_TYPE_NAMES.length * 2);
@@ -136,15 +155,9 @@ function addWebhook(app: App, deps: WebDeps): void {
           detail: { url: result.webhook.url, types: result.webhook.types },
         })),
       );
-      reply.header('cache-control', 'no-store');
-      await showList(
-        deps,
-        reply,
-        session,
-        { kind: 'ok', text: `Webhook to ${created.webhook.url} added.` },
-        created.secret,
-      );
-      return undefined;
+      const { url: added } = created.webhook;
+      const shown = await deps.services.accountSafety.hold(session, 'webhook', added, created.secret);
+      return { to: `/console/webhooks/new?shown=${shown}`, flash: `Webhook to ${added} added.` };
     },
   );
 }
