@@ -5,6 +5,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './columns.ts';
 import type { ConsoleTables } from './schema-console.ts';
 import type { EventTables } from './schema-events.ts';
+import type { InsightTables } from './schema-insights.ts';
 
 export type {
   ConsoleAuditTable,
@@ -314,7 +315,7 @@ export interface ScreeningsTable {
   cancelled_at: NullableTimestamp;
 }
 
-export interface Database extends MatchTables, EventTables, ConsoleTables {
+export interface Database extends MatchTables, EventTables, ConsoleTables, InsightTables {
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;
   service_secrets: ServiceSecretsTable;
