@@ -93,7 +93,7 @@ export function homeBody(summary: AccountSummary): SafeHtml {
   const applications = summary.applicationsByDay.reduce((sum, d) => sum + d.count, 0);
   const today = summary.applicationsByDay.at(-1)!.count;
   return html`<p class="muted">Your account over the last 30 days, ${dayLong(summary.from)} to ${dayLong(summary.to)} (UTC).</p>
-<ul class="tiles"><li><span class="big" id="open-jobs">${summary.openJobs}</span><a href="/console/jobs">${summary.openJobs === 1 ? 'Open job' : 'Open jobs'}</a></li><li><span class="big" id="applications-30">${applications}</span>Applications in 30 days</li><li><span class="big">${today}</span>Applications today</li><li><span class="big">${summary.funnel.jobPageViews}</span>Job page views</li></ul>
+<ul class="tiles"><li><span class="big" id="open-jobs">${summary.openJobs}</span><a href="/console/jobs">${summary.openJobs === 1 ? 'Open job' : 'Open jobs'}</a> · <a href="/console/jobs/new">Create a job</a></li><li><span class="big" id="applications-30">${applications}</span>Applications in 30 days</li><li><span class="big">${today}</span>Applications today</li><li><span class="big">${summary.funnel.jobPageViews}</span>Job page views</li></ul>
 <section aria-labelledby="per-day-h"><h2 id="per-day-h">Applications per day</h2>${perDayChart(summary)}</section>
 <div class="columns"><section aria-labelledby="source-h"><h2 id="source-h">Applications by source</h2>${bySource(summary)}</section>
 <section aria-labelledby="funnel-h"><h2 id="funnel-h">From job page to screening</h2>${funnel(summary)}</section></div>`;

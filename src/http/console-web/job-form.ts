@@ -390,7 +390,7 @@ ${input(s, 'workStyle', 'Work style', { hint: 'For example: Flexible hours, Shif
     id: 'description',
     render: (s, view) => html`<fieldset id="fs-description"><legend>Description</legend>
 <div class="toolbar" id="description-toolbar" hidden></div>
-${textarea(s, 'description', 'Description', 12, 'Write plain text, or simple HTML: <p>, <strong>, <em>, <ul>/<ol> with <li>, <h2>–<h4>, <blockquote> and <a href="https://…">. Anything else is removed when you save; "Preview the description" shows what stays.')}
+${textarea(s, 'description', 'Description', 12, 'Write plain text, or simple HTML: paragraphs (p), bold (strong), italic (em), lists (ul or ol, with li), headings (h2 to h4), quotes (blockquote) and web or email links (a href). Anything else is removed when you save; “Preview the description” shows what stays.')}
 <button type="submit" name="intent" value="preview" class="secondary-button" formnovalidate>Preview the description</button>
 ${view.preview && descriptionPreview(s.values.description ?? '')}
 ${textarea(s, 'responsibilities', 'Responsibilities', 5, 'One per line.')}
