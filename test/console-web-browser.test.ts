@@ -97,6 +97,8 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     // The admin sets a password and lands on the empty Jobs page.
     const admin = await person();
     await acceptInvitation(admin, invited.json().inviteUrl);
+    assert.equal(await admin.locator('h1').textContent(), 'Home', 'signed in, Home first');
+    await admin.getByRole('link', { name: 'Jobs', exact: true }).click();
     assert.match((await admin.locator('main').textContent()) ?? '', /No jobs yet — Create a job/);
     await capture(admin, 'jobs-empty');
 
@@ -148,7 +150,9 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     await recruiter.getByRole('link', { name: 'Create a job' }).click();
     await recruiter.getByLabel('Job title').fill('Platform Engineer');
     await recruiter.getByLabel('Category').selectOption('engineering');
-    await recruiter.getByLabel('Description', { exact: true }).fill('Run the platform our careers site stands on.');
+    await recruiter
+      .getByLabel('Description', { exact: true })
+      .fill('Run the platform our careers site stands on.');
     await recruiter.getByLabel('City').fill('Lisbon');
     await recruiter.getByRole('button', { name: 'Create job' }).click();
     assert.match(await flash(recruiter), /Draft "Platform Engineer" created/);
@@ -157,7 +161,9 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     await recruiter.getByRole('button', { name: 'Publish' }).click();
     assert.match(await flash(recruiter), /Published: http/);
     assert.equal(await recruiter.locator('#job-status').textContent(), 'Live');
-    await recruiter.getByLabel('Description', { exact: true }).fill('Run and grow the platform our careers site stands on.');
+    await recruiter
+      .getByLabel('Description', { exact: true })
+      .fill('Run and grow the platform our careers site stands on.');
     await recruiter.getByRole('button', { name: 'Save changes' }).click();
     assert.match(await flash(recruiter), /They wait until you choose “Make the changes live”/);
     assert.match((await recruiter.locator('section.diff').textContent()) ?? '', /Run and grow the platform/);

@@ -12,8 +12,9 @@ import {
   REMOTE_POLICIES,
 } from '../../contract/job.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
-import { html, type SafeHtml, unsafeRaw } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import { sanitizeDescription } from '../../lib/sanitize.ts';
+import { descriptionHtml } from '../pages/job-page.ts';
 import { csrfField } from './layout.ts';
 import type { Form } from './web.ts';
 import { humanise, MANAGED_WORDS } from './words.ts';
@@ -366,9 +367,9 @@ function descriptionPreview(description: string): SafeHtml {
   const kept = sanitizeDescription(description);
   const removed =
     kept.replaceAll(/\s+/g, '') !== description.replaceAll(/\s+/g, '') && /<|&/.test(description);
-  return html`<section class="kept" id="description-preview" aria-labelledby="kept-h" tabindex="-1"><h3 id="kept-h">What the job page will show</h3>
+  return html`<section class="kept" id="description-preview" aria-labelledby="kept-h" tabindex="-1"><h2 id="kept-h">What the job page will show</h2>
 ${removed && html`<p class="notice" role="status">Some of what you wrote will be removed: only paragraphs, line breaks, lists, bold, italic, underline, headings, quotes and web or email links are kept. Scripts, styles, images and frames never are.</p>`}
-<div class="rendered">${unsafeRaw(kept)}</div>
+<div class="rendered">${descriptionHtml(description)}</div>
 <details><summary>The HTML that will be kept</summary><pre><code>${kept}</code></pre></details></section>`;
 }
 
@@ -388,7 +389,7 @@ ${input(s, 'workStyle', 'Work style', { hint: 'For example: Flexible hours, Shif
   },
   {
     id: 'description',
-    render: (s, view) => html`<fieldset id="fs-description"><legend>Description</legend>
+    render: (s, view) => html`<fieldset id="fs-description"><legend>About the job</legend>
 <div class="toolbar" id="description-toolbar" hidden></div>
 ${textarea(s, 'description', 'Description', 12, 'Write plain text, or simple HTML: paragraphs (p), bold (strong), italic (em), lists (ul or ol, with li), headings (h2 to h4), quotes (blockquote) and web or email links (a href). Anything else is removed when you save; “Preview the description” shows what stays.')}
 <button type="submit" name="intent" value="preview" class="secondary-button" formnovalidate>Preview the description</button>
@@ -471,7 +472,7 @@ export const JOB_FORM_STYLE = html`<style>.job-form fieldset{padding:.5rem 1rem 
 .job-form fieldset{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:0 1rem;align-items:start}.job-form .wide,.job-form fieldset>legend,.job-form fieldset>button,.job-form fieldset>.kept,.job-form fieldset>.toolbar,.job-form fieldset>ol,.job-form fieldset>p{grid-column:1/-1}
 .job-form input[type=text],.job-form input[type=number],.job-form input[type=date],.job-form select{width:100%;box-sizing:border-box}
 .job-form [aria-invalid=true]{border-color:#a40000;border-width:2px}ol.skills{list-style:none;padding:0;margin:0}li.skill{display:grid;grid-template-columns:2fr 1fr;gap:0 1rem}
-button.secondary-button{background:#fff;color:#1b1b1f;margin-top:.75rem}.error-summary{border:3px solid #a40000;background:#fff;padding:.5rem 1rem;border-radius:6px}.error-summary h2{margin-top:.25rem}
+button.secondary-button{background:#fff;color:#1b1b1f;margin-top:.75rem;justify-self:start}.error-summary{border:3px solid #a40000;background:#fff;padding:.5rem 1rem;border-radius:6px}.error-summary h2{margin-top:.25rem}
 .kept{border:2px dashed #1d4ed8;background:#f3f6ff;border-radius:8px;padding:.75rem 1rem;margin:1rem 0}.kept .rendered{background:#fff;padding:.5rem 1rem;border:1px solid #ddd}.kept pre{white-space:pre-wrap;overflow-wrap:anywhere}.notice{background:#fff8d6;border:1px solid #8a6d00;padding:.5rem .75rem;border-radius:6px}
 .toolbar{display:flex;flex-wrap:wrap;gap:.25rem;margin-top:.75rem}.toolbar button{padding:.3rem .6rem;background:#fff;color:#1b1b1f}</style>`;
 

@@ -148,6 +148,11 @@ export function siteHeader(lang: PageLang, w: PageWords, pathFor: (l: PageLang) 
   return html`<header class="site"><a href="/${lang}/jobs">${w.jobs}</a><nav class="langs" aria-label="${w.languages}">${joinHtml(langs, ' ')}</nav></header>`;
 }
 
+/** The description as sanitize-html leaves it (src/lib/sanitize.ts): the one markup taken as is. */
+export function descriptionHtml(description: string): SafeHtml {
+  return unsafeRaw(sanitizeDescription(description));
+}
+
 function renderJob(
   job: AuthoredJob,
   lang: PageLang,
@@ -163,8 +168,7 @@ function renderJob(
   const logo =
     job.company.logoUrl &&
     html`<img class="logo" src="${safeUrl(job.company.logoUrl)}" alt="${job.company.name}">`;
-  // The description as sanitize-html left it (src/lib/sanitize.ts): the one markup taken as is.
-  const description = unsafeRaw(sanitizeDescription(job.description));
+  const description = descriptionHtml(job.description);
   return html`${siteHeader(lang, w, pathFor)}<article>${logo}<p>${job.company.name}</p><h1>${job.title}</h1>${facts(job, w, lang)}${apply}<section class="description">${description}</section>${list(w.responsibilities, job.responsibilities)}${required.length + nice.length > 0 && html`<h2>${w.skills}</h2>`}${required.length > 0 && html`<h3>${w.required}</h3><ul>${items(required)}</ul>`}${nice.length > 0 && html`<h3>${w.niceToHave}</h3><ul>${items(nice)}</ul>`}${list(w.benefits, job.benefits)}${live && apply}</article>`;
 }
 
