@@ -180,5 +180,16 @@ describe('Home and the job form in Chromium', { skip: NO_CHROMIUM }, () => {
     const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs
       WHERE account_id = ${intake.account.id}`.execute(ctx.handle.db);
     assert.equal(count.rows[0]!.n, 3, 'previews and refusals saved nothing');
+
+    // With JavaScript, the toolbar wraps the selection in HTML the sanitiser keeps.
+    await page.goto(`${ctx.baseUrl}/console/jobs/new`);
+    const box = page.getByLabel('Description', { exact: true });
+    await box.fill('Great team');
+    await box.selectText();
+    await page
+      .getByRole('toolbar', { name: 'Format the description' })
+      .getByRole('button', { name: 'Bold' })
+      .click();
+    assert.equal(await box.inputValue(), '<strong>Great team</strong>');
   });
 });

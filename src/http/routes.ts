@@ -41,6 +41,7 @@ import {
   listWebhooks,
   retryDelivery,
 } from './console/webhooks/webhook-routes.ts';
+import { consoleEditorAsset } from './console-web/editor-asset.ts';
 import { consoleWeb } from './console-web/index.ts';
 import { probes } from './ops/probes.ts';
 import { referencePage } from './ops/reference-page.ts';
@@ -136,5 +137,6 @@ export const routes: Route[] = [
   accountSummary,
   sitemap,
   applyPages,
+  consoleEditorAsset,
   consoleWeb,
 ];

@@ -450,7 +450,7 @@ export function jobForm(
     html`<div class="error-summary" role="alert" tabindex="-1" id="form-errors"><h2>${count === 1 ? 'One field needs a change' : `${count} fields need a change`}</h2><ul>${Object.entries(state.errors).map(([field, message]) => html`<li><a href="#${field}">${message}</a></li>`)}</ul></div>`;
   return html`${summary}<form method="post" action="${target}" class="job-form" novalidate>${csrfField(session)}
 ${JOB_FIELDSETS.map((fieldset) => fieldset.render(state, view))}
-<div class="actions"><button type="submit" name="intent" value="save">${submit}</button><button type="submit" class="secondary-button" formaction="/console/jobs/preview" formtarget="_blank" formnovalidate>Preview the job page<span class="hp"> (opens a new tab, saves nothing)</span></button></div></form>`;
+<script src="/assets/console-editor.js" defer></script><div class="actions"><button type="submit" name="intent" value="save">${submit}</button><button type="submit" class="secondary-button" formaction="/console/jobs/preview" formtarget="_blank" formnovalidate>Preview the job page<span class="hp"> (opens a new tab, saves nothing)</span></button></div></form>`;
 }
 
 /** The form's intent: save it, preview the description, or add skill rows. */
