@@ -35,11 +35,11 @@ export function registerJobsPage(app: App, deps: WebDeps): void {
         { th: html`<a href="/console/jobs/${job.id}">${job.title}</a>` },
         jobStatusWords(job.status),
         {
-          td: html`<a href="${applications}" data-count="total">${count.total}<span class="hp"> applications to ${job.title}</span></a>`,
+          td: html`<a href="${applications}" data-count="total">${count.total.toLocaleString('en-GB')}<span class="hp"> applications to ${job.title}</span></a>`,
           class: 'n',
         },
         {
-          td: html`<a href="${applications}?stage=new" data-count="new">${count.new}<span class="hp"> new applications to ${job.title}</span></a>`,
+          td: html`<a href="${applications}?stage=new" data-count="new">${count.new.toLocaleString('en-GB')}<span class="hp"> new applications to ${job.title}</span></a>`,
           class: 'n',
         },
         job.managed ? MANAGED_WORDS.short : '—',
@@ -47,7 +47,7 @@ export function registerJobsPage(app: App, deps: WebDeps): void {
         when(job.expiresAt),
       ];
     });
-    const columns = ['Title', 'Status', 'Applications', 'New', 'Managed', 'Changes', 'Expires'];
+    const columns = ['Title', 'Status', 'Applications', 'New', 'Managed', 'Changes', 'Closes'];
     const body = list.length
       ? html`<p><a class="button" href="/console/jobs/new">Create a job</a></p>${dataTable({ columns, rows, caption: html`<caption class="hp">Your jobs, newest first, with their applications</caption>` })}`
       : html`<p>No jobs yet — <a href="/console/jobs/new">Create a job</a>.</p>`;
@@ -56,7 +56,7 @@ export function registerJobsPage(app: App, deps: WebDeps): void {
       active: 'jobs',
       flash,
       body,
-      head: html`<style>td.n{text-align:right;font-variant-numeric:tabular-nums}td.n a{display:inline-block;min-width:2.5rem;padding:.15rem .35rem}@media (max-width:40rem){td.n{text-align:left}}</style>`,
+      head: html`<style>td.n,table.stack thead th:nth-child(3),table.stack thead th:nth-child(4){text-align:right;font-variant-numeric:tabular-nums}td.n a{display:inline-block;min-width:2.5rem;padding:0 .35rem}@media (max-width:40rem){td.n{text-align:left}}</style>`,
     });
   });
 

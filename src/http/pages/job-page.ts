@@ -202,6 +202,9 @@ export function sendJobPreview(
     'en',
     `Preview: ${job.title}`,
     html`${banner}${renderJob(job, 'en', true, (l) => `/${l}/jobs`)}`,
+    {
+      head: html`<style>.alert.preview{background:#eef3ff;border:2px dashed #1d4ed8;margin-bottom:1rem}</style>`,
+    },
   );
 }
 
