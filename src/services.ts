@@ -14,6 +14,8 @@ import { createEventLog } from './domain/events/event-log.ts';
 import { createWebhookDispatcher } from './domain/events/webhook-dispatcher.ts';
 import { createWebhookService } from './domain/events/webhook-service.ts';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.ts';
+import { createInsightService } from './domain/insights/insight-service.ts';
+import { createPageViewCounter } from './domain/insights/page-view-counter.ts';
 import { createApplicationService } from './domain/intake/application-service.ts';
 import { createCandidateService } from './domain/intake/candidate-service.ts';
 import { createFormTokens } from './domain/intake/form-token.ts';
@@ -224,6 +226,8 @@ export function createServices(deps: ServiceDeps): Services {
     consoleUsers,
     opsStats,
     accountSafety,
+    insights: createInsightService({ db, clock }),
+    pageViews: createPageViewCounter({ db, clock }),
     async maintenance() {
       // Each sweep timed and counted for /metrics (sweep_* metrics), in this order.
       const sweep = opsStats.sweep;

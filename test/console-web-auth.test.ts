@@ -71,7 +71,7 @@ describe('console sign-in, sessions and CSRF', () => {
     await web.get('/console/login');
     const good = await web.post('/console/login', { email: email.toUpperCase(), password: PASSWORD });
     assert.equal(good.statusCode, 303);
-    assert.equal(good.headers.location, '/console/jobs');
+    assert.equal(good.headers.location, '/console', 'Home');
     const jobs = await web.get('/console/jobs');
     assert.equal(jobs.statusCode, 200);
     const session = web.cookies.get('console_session')!;

@@ -97,6 +97,8 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     // The admin sets a password and lands on the empty Jobs page.
     const admin = await person();
     await acceptInvitation(admin, invited.json().inviteUrl);
+    assert.equal(await admin.locator('h1').textContent(), 'Home', 'signed in, Home first');
+    await admin.getByRole('link', { name: 'Jobs', exact: true }).click();
     assert.match((await admin.locator('main').textContent()) ?? '', /No jobs yet — Create a job/);
     await capture(admin, 'jobs-empty');
 
@@ -147,9 +149,11 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     const recruiter = await person();
     await acceptInvitation(recruiter, links.Recruiter!);
     await recruiter.getByRole('link', { name: 'Create a job' }).click();
-    await recruiter.getByLabel('Title').fill('Platform Engineer');
+    await recruiter.getByLabel('Job title').fill('Platform Engineer');
     await recruiter.getByLabel('Category').selectOption('engineering');
-    await recruiter.getByLabel('Description').fill('Run the platform our careers site stands on.');
+    await recruiter
+      .getByLabel('Description', { exact: true })
+      .fill('Run the platform our careers site stands on.');
     await recruiter.getByLabel('City').fill('Lisbon');
     await recruiter.getByRole('button', { name: 'Create job' }).click();
     assert.match(await flash(recruiter), /Draft "Platform Engineer" created/);
@@ -157,14 +161,16 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
     await recruiter.getByLabel('Expiry').selectOption('30');
     await recruiter.getByRole('button', { name: 'Publish' }).click();
     assert.match(await flash(recruiter), /Published: http/);
-    assert.equal(await recruiter.locator('#job-status').textContent(), 'published');
-    await recruiter.getByLabel('Description').fill('Run and grow the platform our careers site stands on.');
+    assert.equal(await recruiter.locator('#job-status').textContent(), 'Live');
+    await recruiter
+      .getByLabel('Description', { exact: true })
+      .fill('Run and grow the platform our careers site stands on.');
     await recruiter.getByRole('button', { name: 'Save changes' }).click();
-    assert.match(await flash(recruiter), /Changes staged/);
+    assert.match(await flash(recruiter), /They wait until you choose “Make the changes live”/);
     assert.match((await recruiter.locator('section.diff').textContent()) ?? '', /Run and grow the platform/);
     await capture(recruiter, 'job-staged');
-    await recruiter.getByRole('button', { name: 'Promote staged words' }).click();
-    assert.match(await flash(recruiter), /promoted/);
+    await recruiter.getByRole('button', { name: 'Make the changes live' }).click();
+    assert.match(await flash(recruiter), /Your changes are live now/);
     assert.equal(await recruiter.locator('section.diff').count(), 0);
     const jobId = new URL(recruiter.url()).pathname.split('/').at(-1)!;
 
@@ -235,7 +241,7 @@ describe('the console, walked in Chromium without JavaScript', { skip: NO_CHROMI
       'created a job',
       'published a job',
       'edited a job',
-      'promoted staged words',
+      'made waiting changes live',
       'changed the monthly overage cap',
     ]) {
       assert.ok(activity.includes(what), `Activity lists "${what}"`);

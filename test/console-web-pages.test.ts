@@ -56,8 +56,9 @@ describe('console pages: refusals of the domain, audit detail, screening, matche
     assert.equal(address.statusCode, 303);
     assert.match(flashOf((await admin.web.get('/console/settings')).body)[1] ?? '', /companyAddress must be/);
     const titleTooLong = await admin.web.post(jobPath, { title: 'x'.repeat(300) });
-    assert.equal(titleTooLong.statusCode, 303);
-    assert.match(flashOf((await admin.web.get(jobPath)).body)[1] ?? '', /Title:/);
+    assert.equal(titleTooLong.statusCode, 400, 'the form comes back with its error');
+    assert.match(titleTooLong.body, /<p class="error" id="title-error">Enter a title/);
+    assert.match(titleTooLong.body, /aria-describedby="title-error"/);
     assert.deepEqual(
       (await audit(account.id)).map((entry) => entry.action),
       ['job.created', 'user.joined', 'user.invited'],

@@ -5,6 +5,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './columns.ts';
 import type { ConsoleTables } from './schema-console.ts';
 import type { EventTables } from './schema-events.ts';
+import type { InsightTables } from './schema-insights.ts';
 import type { PipelineTables } from './schema-pipeline.ts';
 
 export type {
@@ -337,7 +338,7 @@ export interface ErasureReceiptsTable {
   erased_at: Timestamp;
 }
 
-export interface Database extends MatchTables, EventTables, ConsoleTables, PipelineTables {
+export interface Database extends MatchTables, EventTables, ConsoleTables, PipelineTables, InsightTables {
   erasure_receipts: ErasureReceiptsTable;
   screening_templates: ScreeningTemplatesTable;
   screenings: ScreeningsTable;

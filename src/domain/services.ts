@@ -10,6 +10,8 @@ import type { EventLog } from './events/event-log.ts';
 import type { DispatcherOptions, WebhookDispatcher } from './events/webhook-dispatcher.ts';
 import type { WebhookService } from './events/webhook-service.ts';
 import type { IdempotencyService } from './idempotency/idempotency-service.ts';
+import type { InsightService } from './insights/insight-service.ts';
+import type { PageViewCounter } from './insights/page-view-counter.ts';
 import type { ApplicationService } from './intake/application-service.ts';
 import type { CandidateService } from './intake/candidate-service.ts';
 import type { createFormTokens } from './intake/form-token.ts';
@@ -87,6 +89,10 @@ export interface Services {
   /** The queues' backlog and the sweeps' record, for /metrics. */
   opsStats: OpsStatsService;
   accountSafety: AccountSafetyService;
+  /** Home's figures and the Jobs list's counts (extensions.md §4). */
+  insights: InsightService;
+  /** The hosted pages' view counts, batched in memory and flushed by a timer. */
+  pageViews: PageViewCounter;
   /** Retention and housekeeping; safe to run on several workers at once. */
   maintenance(): Promise<MaintenanceReport>;
 }

@@ -3,6 +3,7 @@ import { getAccount } from './console/accounts/get-account.ts';
 import { listAccounts } from './console/accounts/list-accounts.ts';
 import { updateAccount } from './console/accounts/update-account.ts';
 import { listAudit } from './console/audit/list-audit.ts';
+import { accountSummary } from './console/insights/account-summary.ts';
 import {
   addPerson,
   addSuppression,
@@ -48,6 +49,7 @@ import {
   listWebhooks,
   retryDelivery,
 } from './console/webhooks/webhook-routes.ts';
+import { consoleEditorAsset } from './console-web/editor-asset.ts';
 import { consoleWeb } from './console-web/index.ts';
 import { probes } from './ops/probes.ts';
 import { referencePage } from './ops/reference-page.ts';
@@ -56,6 +58,7 @@ import { claimPages } from './pages/claim-page.ts';
 import { jobFeedJson } from './pages/feed-json.ts';
 import { jobFeedPage } from './pages/feed-page.ts';
 import { jobPage } from './pages/job-page.ts';
+import { pageViewFlush } from './pages/page-views.ts';
 import { sitemap } from './pages/sitemap.ts';
 import type { Route } from './types.ts';
 import { localUploads } from './uploads/receive-upload.ts';
@@ -124,6 +127,7 @@ export const routes: Route[] = [
   retryTask,
   claimPages,
   jobPage,
+  pageViewFlush,
   jobFeedPage,
   jobFeedJson,
   createTemplate,
@@ -147,7 +151,9 @@ export const routes: Route[] = [
   erasePerson,
   listErasures,
   markInformed,
+  accountSummary,
   sitemap,
   applyPages,
+  consoleEditorAsset,
   consoleWeb,
 ];

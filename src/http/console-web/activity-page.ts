@@ -1,8 +1,9 @@
 import type { AuditEntry } from '../../contract/console-users.ts';
-import { html } from '../../lib/html.ts';
+import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { dataTable, renderConsole, when } from './layout.ts';
 import { getPage, type WebDeps } from './web.ts';
+import { humanise, jobFieldWords, ROLE_WORDS, STAGED_WORDS, stageWords } from './words.ts';
 
 /** What each audited action reads as. */
 const ACTIONS: Record<string, string> = {
@@ -25,9 +26,9 @@ const ACTIONS: Record<string, string> = {
   'job.created': 'created a job',
   'job.edited': 'edited a job',
   'job.published': 'published a job',
-  'job.promoted': 'promoted staged words',
+  'job.promoted': 'made waiting changes live',
   'job.closed': 'closed a job',
-  'job.managed': 'made a job managed',
+  'job.managed': 'asked us to manage a job',
   'job.unmanaged': 'stopped managing a job',
   'screening.invited': 'invited a candidate to a screening',
   'template.created': 'created a screening template',
@@ -37,11 +38,79 @@ const ACTIONS: Record<string, string> = {
   'application.cv_downloaded': "downloaded a candidate's CV",
 };
 
+const money = (cents: unknown, currency?: unknown) =>
+  typeof cents === 'number'
+    ? `${(cents / 100).toFixed(2)}${typeof currency === 'string' ? ` ${currency}` : ''}`
+    : 'no cap';
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const list = (value: unknown, words: (name: string) => string = humanise) =>
+  Array.isArray(value) ? value.map((v) => words(String(v))).join(', ') : '';
+
+/** What the change was, in words (the detail the trail kept, never read as raw JSON). */
 function detail(entry: AuditEntry): string {
-  const parts = Object.entries(entry.detail).map(
-    ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
-  );
-  return parts.join('; ');
+  const d = entry.detail;
+  switch (entry.action) {
+    case 'job.edited':
+      return `Changed ${list(d.fields, jobFieldWords) || 'nothing'}${d.staged ? `; ${STAGED_WORDS.waiting.toLowerCase()}` : ''}`;
+    case 'job.published':
+      return typeof d.expiresAt === 'string' ? `Open until ${d.expiresAt.slice(0, 10)}` : 'Open until closed';
+    case 'account.address_changed':
+      return `From “${text(d.before) || 'none'}” to “${text(d.after)}”`;
+    case 'account.cap_changed':
+      return `From ${money(d.beforeCents)} to ${money(d.afterCents)}`;
+    case 'user.role_changed':
+      return `From ${ROLE_WORDS[text(d.before)] ?? text(d.before)} to ${ROLE_WORDS[text(d.after)] ?? text(d.after)}`;
+    case 'user.invited':
+      return `As ${ROLE_WORDS[text(d.role)] ?? text(d.role)}`;
+    case 'key.minted':
+      return `Can: ${list(d.scopes, (s) => s) || 'nothing'}`;
+    case 'webhook.created':
+      return `Sends: ${list(d.types, (s) => s) || 'every event'}`;
+    case 'screening.invited':
+      return d.billing === 'overage' ? `Charged ${money(d.priceCents, d.currency)}` : 'Included in the plan';
+    case 'template.created':
+      return `Price ${money(d.priceCents, d.currency)}`;
+    case 'template.updated':
+      return d.active === false ? 'Turned off' : d.active === true ? 'Turned on' : '';
+    case 'job.created':
+    case 'user.joined':
+    case 'user.removed':
+    case 'key.revoked':
+    case 'webhook.deleted':
+      return '';
+  }
+  if (typeof d.stage === 'string') return `To ${stageWords(d.stage)}`;
+  // An action this page has no sentence for yet: its facts in words, ids left out.
+  return Object.entries(d)
+    .filter(([key, value]) => !/id$/i.test(key) && (typeof value === 'string' || typeof value === 'number'))
+    .map(([key, value]) => `${humanise(key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())}: ${value}`)
+    .join('; ');
+}
+
+/** What the change was made on: a job (its title, linked), a person, a key, a webhook… never a bare id. */
+function subject(entry: AuditEntry, titles: Map<string, string>): SafeHtml | string {
+  const d = entry.detail;
+  const jobId = entry.action.startsWith('job.') ? entry.target : typeof d.jobId === 'string' ? d.jobId : null;
+  const job = (id: string) => {
+    const title = titles.get(id);
+    return title === undefined
+      ? 'a job since removed'
+      : html`<a href="/console/jobs/${id}">${title || 'Untitled job'}</a>`;
+  };
+  if (entry.action.startsWith('job.') && jobId) return job(jobId);
+  if (entry.action.startsWith('user.')) return text(d.email) || 'a user';
+  if (entry.action.startsWith('key.')) return text(d.name) ? `API key “${text(d.name)}”` : 'an API key';
+  if (entry.action.startsWith('webhook.')) return text(d.url) || 'a webhook';
+  if (entry.action.startsWith('template.'))
+    return text(d.name) ? `Screening “${text(d.name)}”` : 'a screening template';
+  if (entry.action.startsWith('account.')) return 'The account';
+  if (entry.action.startsWith('screening.'))
+    return jobId ? html`A candidate of ${job(jobId)}` : 'A candidate';
+  if (entry.action.startsWith('application.') || entry.action.startsWith('cv.'))
+    return jobId
+      ? html`<a href="/console/jobs/${jobId}/applications">An application to ${titles.get(jobId) ?? 'a job'}</a>`
+      : 'An application';
+  return jobId ? job(jobId) : '';
 }
 
 /** Activity (admins): the audit trail, newest first. */
@@ -49,18 +118,19 @@ export function registerActivityPage(app: App, deps: WebDeps): void {
   const { audit } = deps.services;
   getPage(app, deps, '/console/activity', 'activity', async ({ request, reply, session, flash }) => {
     const cursor = (request.query as { cursor?: unknown }).cursor;
-    const { entries, nextCursor } = await audit.list(session.accountId, {
-      limit: 100,
-      ...(typeof cursor === 'string' ? { cursor } : {}),
-    });
+    const [{ entries, nextCursor }, jobs] = await Promise.all([
+      audit.list(session.accountId, { limit: 100, ...(typeof cursor === 'string' ? { cursor } : {}) }),
+      deps.services.jobs.listForConsole(session.accountId),
+    ]);
+    const titles = new Map(jobs.map((job) => [job.id, job.title]));
     const rows = entries.map((entry) => [
       when(entry.at),
       entry.actor.kind === 'operator' ? 'Operator' : (entry.actor.email ?? ''),
-      ACTIONS[entry.action] ?? entry.action,
-      entry.target ?? '',
+      ACTIONS[entry.action] ?? humanise(entry.action.replace('.', ' ')).toLowerCase(),
+      subject(entry, titles),
       detail(entry),
     ]);
-    const columns = ['When', 'Who', 'What', 'On', 'Detail'];
+    const columns = ['When', 'Who', 'What', 'On what', 'Detail'];
     const body = entries.length
       ? html`${dataTable({ columns, rows })}${nextCursor && html`<p><a href="/console/activity?cursor=${nextCursor}">Older activity</a></p>`}`
       : html`<p>No activity yet — changes made in the console appear here.</p>`;

@@ -4,6 +4,7 @@ import type { App, Route } from '../types.ts';
 import { registerActivityPage } from './activity-page.ts';
 import { registerApplicationsPage } from './applications-page.ts';
 import { registerBillingPage } from './billing-page.ts';
+import { registerHomePage } from './home-page.ts';
 import { registerInvitation } from './invitation.ts';
 import { registerJobPage } from './job-page.ts';
 import { registerJobsPage } from './jobs-page.ts';
@@ -45,6 +46,7 @@ export const consoleWeb: Route = (app, { services, rateLimits, clock, secureCook
     registerSignIn(app, deps);
     registerSignInSteps(app, deps);
     registerPasswordReset(app, deps);
+    registerHomePage(app, deps);
     registerInvitation(app, deps);
     copyScriptAsset(app);
     registerJobsPage(app, deps);

@@ -2,127 +2,478 @@ import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 import type * as AjvModule from 'ajv';
 import type AddFormats from 'ajv-formats';
-import { CATEGORIES, EMPLOYMENT_TYPES, JobCreate, JobEdit, REMOTE_POLICIES } from '../../contract/job.ts';
+import {
+  CATEGORIES,
+  CONTRACT_TYPES,
+  EMPLOYMENT_TYPES,
+  JobCreate,
+  JobEdit,
+  MAX,
+  REMOTE_POLICIES,
+} from '../../contract/job.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
-import { badRequest } from '../../domain/errors.ts';
 import { html, type SafeHtml } from '../../lib/html.ts';
+import { sanitizeDescription } from '../../lib/sanitize.ts';
+import { descriptionHtml } from '../pages/job-page.ts';
 import { csrfField } from './layout.ts';
 import type { Form } from './web.ts';
+import { humanise, MANAGED_WORDS } from './words.ts';
 
 // The same schemas the API validates with: a form can send nothing the API would refuse. Compiled
 // (and Ajv loaded) on the first form sent, not at every start (issue 14).
+type Validate = ((data: unknown) => boolean) & {
+  errors?: { instancePath: string; message?: string; keyword?: string; params?: unknown }[] | null;
+};
 let validators: { create: Validate; edit: Validate } | null = null;
 function validatorsOnce(): { create: Validate; edit: Validate } {
   if (validators !== null) return validators;
   const load = createRequire(import.meta.url);
   const { Ajv } = load('ajv') as typeof AjvModule;
   const addFormats = load('ajv-formats') as typeof AddFormats;
-  const ajv = new Ajv({ allErrors: false, removeAdditional: false, coerceTypes: false, strict: false });
+  const ajv = new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: false, strict: false });
   addFormats.default(ajv);
   validators = { create: ajv.compile<unknown>(JobCreate), edit: ajv.compile(JobEdit) };
   return validators;
 }
 
 type Words = Record<string, unknown>;
-const LABELS: Record<string, string> = {
-  title: 'Title',
-  category: 'Category',
-  description: 'Description',
-  employmentType: 'Employment type',
-  location: 'Location',
-  maxMatches: 'Most matches',
-};
 
-type Validate = ((data: unknown) => boolean) & {
-  errors?: { instancePath: string; message?: string }[] | null;
-};
-
-function check(valid: Validate, body: Record<string, unknown>): void {
-  if (valid(body)) return;
-  const issue = valid.errors?.[0];
-  const field = issue?.instancePath.split('/').filter(Boolean)[0] ?? 'title';
-  throw badRequest(`${LABELS[field] ?? field}: ${issue?.message ?? 'is not valid'}.`, { field });
+/** One row of the skills fieldset. */
+export interface SkillRow {
+  name: string;
+  level: string;
 }
 
-/** The words a job form posts, read into the API's shape; blank optional fields are left out. */
-function wordsOf(form: Form, base: Words): Words {
-  const words: Words = { title: form.get('title').trim() };
-  const description = form.get('description');
-  if (description.trim() !== '') words.description = description;
-  const category = form.get('category');
-  if (category !== '') words.category = category;
-  const employment = form.get('employmentType');
-  words.employmentType = employment === '' ? null : employment;
-  const location: Record<string, unknown> = {
-    ...((base.location as Record<string, unknown> | undefined) ?? {}),
+/**
+ * The job form as shown: every field's text as typed (kept after an error), the skill rows, and
+ * the errors by field id. Built from a job's words, or from a form sent back.
+ */
+export interface JobFormState {
+  values: Record<string, string>;
+  skills: SkillRow[];
+  errors: Record<string, string>;
+}
+
+/** Blank skill rows offered below the job's own (more on "Add skill rows"). */
+const BLANK_SKILLS = 3;
+const SALARY_PERIODS = ['year', 'month', 'week', 'day', 'hour'] as const;
+const TEXT_FIELDS = [
+  'title',
+  'category',
+  'seniority',
+  'yearsExperience',
+  'workStyle',
+  'description',
+  'responsibilities',
+  'benefits',
+  'salaryMin',
+  'salaryMax',
+  'salaryCurrency',
+  'salaryPeriod',
+  'city',
+  'state',
+  'country',
+  'remotePolicy',
+  'onsiteDays',
+  'employmentType',
+  'contractType',
+  'expiresOn',
+  'maxMatches',
+] as const;
+
+const str = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+const obj = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+
+/** The form of a job's words (staged ones when there are some) and its controls. */
+export function stateOfWords(
+  words: Words,
+  controls: { maxMatches: number | null; expiresAt?: string | null } = { maxMatches: null },
+): JobFormState {
+  const salary = obj(words.salary);
+  const location = obj(words.location);
+  const lines = (value: unknown) => (Array.isArray(value) ? value.map(String).join('\n') : '');
+  const skills = Array.isArray(words.skills)
+    ? (words.skills as { name: string; level: string }[]).map((s) => ({ name: s.name, level: s.level }))
+    : [];
+  return {
+    values: {
+      title: str(words.title),
+      category: str(words.category),
+      seniority: str(words.seniority),
+      yearsExperience: str(words.yearsExperience),
+      workStyle: str(words.workStyle),
+      description: str(words.description),
+      responsibilities: lines(words.responsibilities),
+      benefits: lines(words.benefits),
+      salaryMin: str(salary.min),
+      salaryMax: str(salary.max),
+      salaryCurrency: str(salary.currency),
+      salaryPeriod: str(salary.period),
+      city: str(location.city),
+      state: str(location.state),
+      country: str(location.country),
+      remotePolicy: str(location.remotePolicy),
+      onsiteDays: str(location.onsiteDays),
+      employmentType: str(words.employmentType),
+      contractType: str(words.contractType),
+      expiresOn: controls.expiresAt ? controls.expiresAt.slice(0, 10) : '',
+      maxMatches: controls.maxMatches === null ? '' : String(controls.maxMatches),
+    },
+    skills,
+    errors: {},
   };
-  for (const part of ['city', 'country', 'remotePolicy'] as const) {
-    const value = form.get(part).trim();
-    if (value === '') delete location[part];
-    else location[part] = value;
+}
+
+/** The form as it was sent, to read or to show again. */
+export function stateOfForm(form: Form): JobFormState {
+  const values: Record<string, string> = {};
+  for (const field of TEXT_FIELDS) values[field] = form.get(field);
+  const names = form.all('skillName');
+  const levels = form.all('skillLevel');
+  const skills = names
+    .map((name, i) => ({ name, level: levels[i] ?? 'required' }))
+    .filter((s) => s.name.trim() !== '');
+  return { values, skills, errors: {} };
+}
+
+/** The error's field id in the form, from the API schema's path (`/salary/min` → salaryMin). */
+function fieldOf(path: string): string {
+  const [first, second, third] = path.split('/').filter(Boolean);
+  if (first === 'salary') return second ? `salary${humanise(second)}` : 'salaryMin';
+  if (first === 'location') return second ?? 'city';
+  if (first === 'skills')
+    return second === undefined ? 'skill-name-0' : `skill-${third === 'level' ? 'level' : 'name'}-${second}`;
+  if (first === 'expiresAt') return 'expiresOn';
+  return first ?? 'title';
+}
+
+const MESSAGES: Record<string, string> = {
+  title: 'Enter a title (up to 200 characters).',
+  category: 'Choose a category from the list.',
+  salaryCurrency: 'Enter the currency as three capital letters, for example AUD.',
+  salaryMin: 'Enter the lowest pay as a number, for example 85000.',
+  salaryMax: 'Enter the highest pay as a number, for example 95000.',
+  responsibilities: `Up to ${MAX.listItems} lines of at most ${MAX.listItem} characters.`,
+  benefits: `Up to ${MAX.listItems} lines of at most ${MAX.listItem} characters.`,
+};
+
+/**
+ * The form's values in the API's shape, and what cannot be read (numbers, dates) by field id.
+ * Blank optional fields are null (no salary, no location…); lists are one item per line.
+ */
+function readWords(state: JobFormState): { words: Words; controls: Words; errors: Record<string, string> } {
+  const v = state.values;
+  const errors: Record<string, string> = {};
+  const trimmed = (name: string) => (v[name] ?? '').trim();
+  const orNull = (name: string) => trimmed(name) || null;
+  const lines = (name: string) =>
+    (v[name] ?? '')
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean);
+  const number = (name: string): number | undefined => {
+    const text = trimmed(name).replaceAll(/[,\s]/g, '');
+    if (text === '') return undefined;
+    if (!/^\d+(\.\d+)?$/.test(text)) {
+      errors[name] = MESSAGES[name] ?? 'Enter a number.';
+      return undefined;
+    }
+    return Number(text);
+  };
+  const salary: Record<string, unknown> = {};
+  const min = number('salaryMin');
+  const max = number('salaryMax');
+  if (min !== undefined) salary.min = min;
+  if (max !== undefined) salary.max = max;
+  if (min !== undefined && max !== undefined && min > max)
+    errors.salaryMax = 'The highest pay cannot be less than the lowest.';
+  if (trimmed('salaryCurrency')) salary.currency = trimmed('salaryCurrency').toUpperCase();
+  if (trimmed('salaryPeriod')) salary.period = trimmed('salaryPeriod');
+  const location: Record<string, unknown> = {};
+  for (const part of ['city', 'state', 'country', 'remotePolicy', 'onsiteDays']) {
+    if (trimmed(part)) location[part] = trimmed(part);
   }
-  words.location = Object.keys(location).length === 0 ? null : location;
-  return words;
+  const words: Words = {
+    title: trimmed('title'),
+    description: v.description ?? '',
+    responsibilities: lines('responsibilities'),
+    skills: state.skills.map((s) => ({ name: s.name.trim(), level: s.level })),
+    benefits: lines('benefits'),
+    seniority: orNull('seniority'),
+    yearsExperience: orNull('yearsExperience'),
+    employmentType: orNull('employmentType'),
+    contractType: orNull('contractType'),
+    salary: Object.keys(salary).length === 0 ? null : salary,
+    location: Object.keys(location).length === 0 ? null : location,
+    workStyle: orNull('workStyle'),
+  };
+  if (trimmed('category')) words.category = trimmed('category');
+  const controls: Words = {};
+  const cap = trimmed('maxMatches');
+  if (cap === '') controls.maxMatches = null;
+  else if (/^\d{1,7}$/.test(cap) && Number(cap) >= 1) controls.maxMatches = Number(cap);
+  else errors.maxMatches = 'Enter a whole number from 1, or leave it empty for no cap.';
+  const expires = trimmed('expiresOn');
+  if (expires === '') controls.expiresAt = null;
+  else if (/^\d{4}-\d{2}-\d{2}$/.test(expires) && !Number.isNaN(Date.parse(`${expires}T23:59:59Z`)))
+    controls.expiresAt = `${expires}T23:59:59.000Z`;
+  else errors.expiresOn = 'Enter the closing date as a date, for example 2026-06-30.';
+  return { words, controls, errors };
 }
 
-function maxMatchesOf(form: Form): number | null {
-  const text = form.get('maxMatches').trim();
-  if (text === '') return null;
-  if (!/^\d{1,7}$/.test(text))
-    throw badRequest('Most matches must be a whole number, or empty for no cap.', { field: 'maxMatches' });
-  return Number(text);
+/** The schema's complaints, each on its field (the first per field). */
+function schemaErrors(valid: Validate, body: Words, errors: Record<string, string>): void {
+  if (valid(body)) return;
+  for (const issue of valid.errors ?? []) {
+    const field = fieldOf(issue.instancePath);
+    if (errors[field] !== undefined) continue;
+    errors[field] =
+      MESSAGES[field] ??
+      `${humanise(field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())}: ${issue.message ?? 'is not valid'}.`;
+  }
 }
 
-export function createBody(form: Form): JobCreate {
-  const body: Record<string, unknown> = { ...wordsOf(form, {}), maxMatches: maxMatchesOf(form) };
-  if (body.employmentType === null) delete body.employmentType;
-  if (body.location === null) delete body.location;
-  check(validatorsOnce().create, body);
-  return body as JobCreate;
+export type FormOutcome<T> = { ok: true; body: T } | { ok: false; state: JobFormState };
+
+/** A new job's body, or the form back with its errors. */
+export function createBody(state: JobFormState): FormOutcome<JobCreate> {
+  const { words, controls, errors } = readWords(state);
+  const body: Words = { ...words, ...controls };
+  for (const [field, value] of Object.entries(body)) {
+    if (value === null || (Array.isArray(value) && value.length === 0) || value === '') delete body[field];
+  }
+  body.title = words.title;
+  schemaErrors(validatorsOnce().create, body, errors);
+  return Object.keys(errors).length > 0
+    ? { ok: false, state: { ...state, errors } }
+    : { ok: true, body: body as JobCreate };
 }
 
 /** Only what the form changed against the words it showed (staged words when there are some). */
-export function editBody(form: Form, shown: Words, maxMatches: number | null): JobEdit {
-  const sent = wordsOf(form, shown);
-  const body: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(sent)) {
-    if (!isDeepStrictEqual(value ?? null, shown[field] ?? null)) body[field] = value;
+export function editBody(
+  state: JobFormState,
+  shown: Words,
+  current: { maxMatches: number | null; expiresAt: string | null },
+): FormOutcome<JobEdit> {
+  const { words, controls, errors } = readWords(state);
+  const body: Words = {};
+  const blank = (value: unknown) =>
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+  for (const [field, value] of Object.entries(words)) {
+    const before = shown[field];
+    if (blank(value) && blank(before)) continue;
+    if (!isDeepStrictEqual(value, before)) body[field] = value;
   }
-  const matches = maxMatchesOf(form);
-  if (matches !== maxMatches) body.maxMatches = matches;
-  check(validatorsOnce().edit, body);
-  return body as JobEdit;
+  if (controls.maxMatches !== undefined && controls.maxMatches !== current.maxMatches)
+    body.maxMatches = controls.maxMatches;
+  if (
+    controls.expiresAt !== undefined &&
+    (controls.expiresAt as string | null)?.slice(0, 10) !== current.expiresAt?.slice(0, 10)
+  )
+    body.expiresAt = controls.expiresAt;
+  schemaErrors(validatorsOnce().edit, body, errors);
+  return Object.keys(errors).length > 0
+    ? { ok: false, state: { ...state, errors } }
+    : { ok: true, body: body as JobEdit };
 }
 
-const options = (values: readonly string[], current: unknown, blank: string | null) =>
-  html`${blank !== null && html`<option value="">${blank}</option>`}${values.map(
+/** The form's values as the read API's job (for the job page preview): lenient, nothing checked. */
+export function previewWords(state: JobFormState): Words {
+  const { words } = readWords(state);
+  return words;
+}
+
+// ——— The form ———
+
+const CATEGORY_WORDS: Record<string, string> = {
+  hr_people: 'HR and people',
+  customer_success: 'Customer success',
+  construction_trades: 'Construction and trades',
+  admin_support: 'Admin and support',
+};
+const EMPLOYMENT_WORDS: Record<string, string> = { full_time: 'Full time', part_time: 'Part time' };
+const CONTRACT_WORDS: Record<string, string> = {
+  permanent: 'Permanent',
+  part_time: 'Part time',
+  fixed_term: 'Fixed term',
+  contract: 'Contract',
+  casual: 'Casual',
+};
+const REMOTE_WORDS: Record<string, string> = {
+  onsite: 'On site',
+  hybrid: 'Hybrid (some days on site)',
+  remote: 'Remote',
+};
+
+function options(
+  values: readonly string[],
+  current: string,
+  blank: string | null,
+  words: Record<string, string> = {},
+): SafeHtml {
+  return html`${blank !== null && html`<option value="">${blank}</option>`}${values.map(
     (value) =>
-      html`<option value="${value}"${value === current && html` selected`}>${value.replaceAll('_', ' ')}</option>`,
+      html`<option value="${value}"${value === current && html` selected`}>${words[value] ?? humanise(value)}</option>`,
   )}`;
+}
 
-/** A form value as the form shows it: a string, or nothing. */
-const shown = (value: unknown): string =>
-  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+/** A field's error and hint, tied to it by aria-describedby. */
+function described(state: JobFormState, id: string, hint?: string): { attrs: SafeHtml; after: SafeHtml } {
+  const error = state.errors[id];
+  const ids = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ');
+  return {
+    attrs: html`${ids && html` aria-describedby="${ids}"`}${error && html` aria-invalid="true"`}`,
+    after: html`${hint && html`<p class="hint" id="${id}-hint">${hint}</p>`}${error && html`<p class="error" id="${id}-error">${error}</p>`}`,
+  };
+}
 
-/** The job form: the words a recruiter writes, and the match cap. */
+function input(
+  state: JobFormState,
+  id: string,
+  label: string,
+  extra: { hint?: string; type?: string; attrs?: SafeHtml; wide?: boolean } = {},
+): SafeHtml {
+  const d = described(state, id, extra.hint);
+  return html`<div class="field${extra.wide ? ' wide' : ''}"><label for="${id}">${label}</label><input type="${extra.type ?? 'text'}" id="${id}" name="${id}" value="${state.values[id] ?? ''}"${extra.attrs}${d.attrs}>${d.after}</div>`;
+}
+
+function select(state: JobFormState, id: string, label: string, list: SafeHtml, hint?: string): SafeHtml {
+  const d = described(state, id, hint);
+  return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${id}"${d.attrs}>${list}</select>${d.after}</div>`;
+}
+
+function textarea(state: JobFormState, id: string, label: string, rows: number, hint: string): SafeHtml {
+  const d = described(state, id, hint);
+  return html`<div class="field wide"><label for="${id}">${label}</label><textarea id="${id}" name="${id}" rows="${rows}"${d.attrs}>${state.values[id] ?? ''}</textarea>${d.after}</div>`;
+}
+
+function skillRows(state: JobFormState, extraRows: number): SafeHtml {
+  const rows = [
+    ...state.skills,
+    ...Array.from({ length: extraRows }, () => ({ name: '', level: 'required' })),
+  ].slice(0, MAX.skills);
+  const list = rows.map((skill, i) => {
+    const nameError = state.errors[`skill-name-${i}`];
+    return html`<li class="skill"><div class="field"><label for="skill-name-${i}">Skill ${i + 1}</label><input type="text" id="skill-name-${i}" name="skillName" maxlength="${MAX.skillName}" value="${skill.name}"${nameError && html` aria-invalid="true" aria-describedby="skill-name-${i}-error"`}>${nameError && html`<p class="error" id="skill-name-${i}-error">${nameError}</p>`}</div>
+<div class="field"><label for="skill-level-${i}">How needed<span class="hp"> is skill ${i + 1}</span></label><select id="skill-level-${i}" name="skillLevel"><option value="required"${skill.level !== 'nice_to_have' && html` selected`}>Required</option><option value="nice_to_have"${skill.level === 'nice_to_have' && html` selected`}>Nice to have</option></select></div></li>`;
+  });
+  return html`<ol class="skills">${list}</ol><p class="hint">Leave a row empty to drop it.</p><button type="submit" name="intent" value="more" class="secondary-button" formnovalidate>Add skill rows</button>`;
+}
+
+/** What the sanitiser keeps of the description: shown after "Preview the description". */
+function descriptionPreview(description: string): SafeHtml {
+  const kept = sanitizeDescription(description);
+  const removed =
+    kept.replaceAll(/\s+/g, '') !== description.replaceAll(/\s+/g, '') && /<|&/.test(description);
+  return html`<section class="kept" id="description-preview" aria-labelledby="kept-h" tabindex="-1"><h2 id="kept-h">What the job page will show</h2>
+${removed && html`<p class="notice" role="status">Some of what you wrote will be removed: only paragraphs, line breaks, lists, bold, italic, underline, headings, quotes and web or email links are kept. Scripts, styles, images and frames never are.</p>`}
+<div class="rendered">${descriptionHtml(description)}</div>
+<details><summary>The HTML that will be kept</summary><pre><code>${kept}</code></pre></details></section>`;
+}
+
+/**
+ * The form's fieldsets, in order; each takes the state and answers its markup. Another fieldset
+ * (the questions, issue 28) is one more entry here, and one more field read in stateOfForm.
+ */
+export const JOB_FIELDSETS: { id: string; render: (state: JobFormState, view: FormView) => SafeHtml }[] = [
+  {
+    id: 'role',
+    render: (s) => html`<fieldset id="fs-role"><legend>The role</legend>
+${input(s, 'title', 'Job title', { attrs: html` required maxlength="${MAX.title}"`, wide: true })}
+${select(s, 'category', 'Category', options(CATEGORIES, s.values.category ?? '', 'Choose a category', CATEGORY_WORDS))}
+${input(s, 'seniority', 'Seniority', { hint: 'For example: Junior, Senior, Lead.', attrs: html` maxlength="${MAX.shortText}"` })}
+${input(s, 'yearsExperience', 'Experience', { hint: 'For example: 3+ or 2 to 5 (years).', attrs: html` maxlength="50"` })}
+${input(s, 'workStyle', 'Work style', { hint: 'For example: Flexible hours, Shift work.', attrs: html` maxlength="${MAX.shortText}"` })}</fieldset>`,
+  },
+  {
+    id: 'description',
+    render: (s, view) => html`<fieldset id="fs-description"><legend>About the job</legend>
+<div class="toolbar" id="description-toolbar" hidden></div>
+${textarea(s, 'description', 'Description', 12, 'Write plain text, or simple HTML: paragraphs (p), bold (strong), italic (em), lists (ul or ol, with li), headings (h2 to h4), quotes (blockquote) and web or email links (a href). Anything else is removed when you save; “Preview the description” shows what stays.')}
+<button type="submit" name="intent" value="preview" class="secondary-button" formnovalidate>Preview the description</button>
+${view.preview && descriptionPreview(s.values.description ?? '')}
+${textarea(s, 'responsibilities', 'Responsibilities', 5, 'One per line.')}
+${textarea(s, 'benefits', 'Benefits', 4, 'One per line.')}</fieldset>`,
+  },
+  {
+    id: 'skills',
+    render: (s, view) =>
+      html`<fieldset id="fs-skills"><legend>Skills</legend>${skillRows(s, view.extraSkillRows)}</fieldset>`,
+  },
+  {
+    id: 'pay',
+    render: (s) => html`<fieldset id="fs-pay"><legend>Pay</legend>
+${input(s, 'salaryMin', 'Lowest pay', { attrs: html` inputmode="decimal"` })}
+${input(s, 'salaryMax', 'Highest pay', { attrs: html` inputmode="decimal"` })}
+${input(s, 'salaryCurrency', 'Currency', { hint: 'Three letters, for example AUD or USD.', attrs: html` maxlength="3" autocapitalize="characters"` })}
+${select(s, 'salaryPeriod', 'Per', options([...SALARY_PERIODS, ...(s.values.salaryPeriod && !SALARY_PERIODS.includes(s.values.salaryPeriod as 'year') ? [s.values.salaryPeriod] : [])], s.values.salaryPeriod ?? '', 'Not said'))}</fieldset>`,
+  },
+  {
+    id: 'place',
+    render: (s) => html`<fieldset id="fs-place"><legend>Where the work is done</legend>
+${select(s, 'remotePolicy', 'On site or remote', options(REMOTE_POLICIES, s.values.remotePolicy ?? '', 'Not said', REMOTE_WORDS))}
+${input(s, 'city', 'City', { attrs: html` maxlength="${MAX.shortText}"` })}
+${input(s, 'state', 'State or region', { attrs: html` maxlength="${MAX.shortText}"` })}
+${input(s, 'country', 'Country', { hint: 'A two-letter code (AU, NZ, GB…) shows as the country’s name.', attrs: html` maxlength="${MAX.shortText}"` })}
+${input(s, 'onsiteDays', 'Days on site', { hint: 'For a hybrid role, for example: 3 days a week.', attrs: html` maxlength="50"` })}</fieldset>`,
+  },
+  {
+    id: 'terms',
+    render: (s) => html`<fieldset id="fs-terms"><legend>Terms</legend>
+${select(s, 'employmentType', 'Hours', options(EMPLOYMENT_TYPES, s.values.employmentType ?? '', 'Not said', EMPLOYMENT_WORDS))}
+${select(s, 'contractType', 'Contract', options(CONTRACT_TYPES, s.values.contractType ?? '', 'Not said', CONTRACT_WORDS))}
+${input(s, 'expiresOn', 'Closing date', { type: 'date', hint: 'Applications close at the end of this day (UTC). Empty: open until you close it.' })}
+${input(s, 'maxMatches', 'Most suggested candidates', { type: 'number', hint: 'For a role we manage: stop suggesting candidates once this many exist. Empty: no cap.', attrs: html` min="1" max="1000000"` })}</fieldset>`,
+  },
+];
+
+export interface FormView {
+  /** Show what the sanitiser keeps of the description. */
+  preview: boolean;
+  /** Blank skill rows offered. */
+  extraSkillRows: number;
+}
+
+/** The job form: every field of JobWrite, in fieldsets; the values as typed, the errors on their fields. */
 export function jobForm(
   session: ConsoleSession,
   target: string,
-  words: Words,
-  maxMatches: number | null,
+  state: JobFormState,
   submit: string,
+  view: FormView = { preview: false, extraSkillRows: BLANK_SKILLS },
 ): SafeHtml {
-  const location = (words.location as Record<string, unknown> | undefined) ?? {};
-  return html`<form method="post" action="${target}">${csrfField(session)}
-<label for="title">Title</label><input type="text" id="title" name="title" required maxlength="200" value="${shown(words.title)}">
-<label for="category">Category</label><select id="category" name="category">${options(CATEGORIES, words.category, 'Choose a category')}</select>
-<label for="description">Description</label><textarea id="description" name="description" rows="8" aria-describedby="description-hint">${shown(words.description)}</textarea>
-<p class="hint" id="description-hint">Plain text or simple HTML (paragraphs, lists, links).</p>
-<label for="employmentType">Employment type</label><select id="employmentType" name="employmentType">${options(EMPLOYMENT_TYPES, words.employmentType, 'Not said')}</select>
-<label for="city">City</label><input type="text" id="city" name="city" maxlength="200" value="${shown(location.city)}">
-<label for="country">Country</label><input type="text" id="country" name="country" maxlength="200" value="${shown(location.country)}">
-<label for="remotePolicy">Where the work is done</label><select id="remotePolicy" name="remotePolicy">${options(REMOTE_POLICIES, location.remotePolicy, 'Not said')}</select>
-<label for="maxMatches">Most matches</label><input type="number" id="maxMatches" name="maxMatches" min="1" max="1000000" value="${maxMatches ?? ''}" aria-describedby="matches-hint">
-<p class="hint" id="matches-hint">Stop suggesting candidates once this many matches exist; empty for no cap.</p>
-<div class="actions"><button type="submit">${submit}</button></div></form>`;
+  const count = Object.keys(state.errors).length;
+  const summary =
+    count > 0 &&
+    html`<div class="error-summary" role="alert" tabindex="-1" id="form-errors"><h2>${count === 1 ? 'One field needs a change' : `${count} fields need a change`}</h2><ul>${Object.entries(state.errors).map(([field, message]) => html`<li><a href="#${field}">${message}</a></li>`)}</ul></div>`;
+  return html`${summary}<form method="post" action="${target}" class="job-form" novalidate>${csrfField(session)}
+${JOB_FIELDSETS.map((fieldset) => fieldset.render(state, view))}
+<script src="/assets/console-editor.js" defer></script><div class="actions"><button type="submit" name="intent" value="save">${submit}</button><button type="submit" class="secondary-button" formaction="/console/jobs/preview" formtarget="_blank" formnovalidate>Preview the job page<span class="hp"> (opens a new tab, saves nothing)</span></button></div></form>`;
 }
+
+/** The form's intent: save it, preview the description, or add skill rows. */
+export function intentOf(form: Form): 'save' | 'preview' | 'more' {
+  const intent = form.get('intent');
+  return intent === 'preview' || intent === 'more' ? intent : 'save';
+}
+
+/** The view after `intent` (more skill rows, or the description's preview). */
+export function viewOf(form: Form): FormView {
+  const intent = intentOf(form);
+  return {
+    preview: intent === 'preview',
+    extraSkillRows: intent === 'more' ? BLANK_SKILLS + 5 : BLANK_SKILLS,
+  };
+}
+
+export const JOB_FORM_STYLE = html`<style>.job-form fieldset{padding:.5rem 1rem 1rem}.job-form legend{font-weight:700;font-size:1.1rem;padding:0 .25rem}
+.job-form fieldset{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:0 1rem;align-items:start}.job-form .wide,.job-form fieldset>legend,.job-form fieldset>button,.job-form fieldset>.kept,.job-form fieldset>.toolbar,.job-form fieldset>ol,.job-form fieldset>p{grid-column:1/-1}
+.job-form input[type=text],.job-form input[type=number],.job-form input[type=date],.job-form select{width:100%;box-sizing:border-box}
+.job-form [aria-invalid=true]{border-color:#a40000;border-width:2px}ol.skills{list-style:none;padding:0;margin:0}li.skill{display:grid;grid-template-columns:minmax(0,2fr) minmax(9rem,1fr);gap:0 1rem}@media (max-width:30rem){li.skill{grid-template-columns:1fr;border-bottom:1px solid #ddd;padding-bottom:.5rem}}
+button.secondary-button{background:#fff;color:#1b1b1f;margin-top:.75rem;justify-self:start}.error-summary{border:3px solid #a40000;background:#fff;padding:.5rem 1rem;border-radius:6px}.error-summary h2{margin-top:.25rem}
+.kept{border:2px dashed #1d4ed8;background:#f3f6ff;border-radius:8px;padding:.75rem 1rem;margin:1rem 0}.kept .rendered{background:#fff;padding:.5rem 1rem;border:1px solid #ddd}.kept pre{white-space:pre-wrap;overflow-wrap:anywhere}.notice{background:#fff8d6;border:1px solid #8a6d00;padding:.5rem .75rem;border-radius:6px}
+.toolbar{display:flex;flex-wrap:wrap;gap:.25rem;margin-top:.75rem}.toolbar button{padding:.3rem .6rem;background:#fff;color:#1b1b1f}</style>`;
+
+export { MANAGED_WORDS };

@@ -1,12 +1,24 @@
+import type { FastifyReply } from 'fastify';
 import { WORD_FIELDS } from '../../contract/job.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { ConsoleJob } from '../../domain/jobs/job-service.ts';
 import { html, type SafeHtml, safeUrl } from '../../lib/html.ts';
 import type { App } from '../types.ts';
-import { editBody, jobForm } from './job-form.ts';
+import {
+  editBody,
+  type FormView,
+  intentOf,
+  JOB_FORM_STYLE,
+  type JobFormState,
+  jobForm,
+  stateOfForm,
+  stateOfWords,
+  viewOf,
+} from './job-form.ts';
 import { buttonForm, csrfField, dataTable, renderConsole, when } from './layout.ts';
-import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
+import { actorOf, type Flash, getPage, postAction, type WebDeps } from './web.ts';
+import { jobFieldWords, jobStatusWords, MANAGED_WORDS, STAGED_WORDS } from './words.ts';
 
 type Words = Record<string, unknown>;
 
@@ -29,14 +41,14 @@ function difference(job: ConsoleJob): SafeHtml | null {
   const live = liveWords(job);
   const rows = WORD_FIELDS.filter((field) => show(job.stagedRevision![field]) !== show(live[field])).map(
     (field) => [
-      { th: field },
+      { th: jobFieldWords(field) },
       html`<del>${show(live[field])}</del>`,
       html`<ins>${show(job.stagedRevision![field])}</ins>`,
     ],
   );
-  return html`<section class="card diff" aria-labelledby="staged-h"><h2 id="staged-h">Staged edits, not live yet</h2>
-<p>Candidates still see the live words. Promote the staged words to make them live.</p>
-${dataTable({ columns: ['Field', 'Live', 'Staged'], rows })}</section>`;
+  return html`<section class="card diff" aria-labelledby="staged-h"><h2 id="staged-h">${STAGED_WORDS.waiting}</h2>
+<p>Candidates still see the job as it is live. “${STAGED_WORDS.promote}” to show them your changes.</p>
+${dataTable({ columns: ['Field', 'Live now', 'Your changes'], rows })}</section>`;
 }
 
 function actions(session: ConsoleSession, job: ConsoleJob): SafeHtml {
@@ -47,13 +59,13 @@ function actions(session: ConsoleSession, job: ConsoleJob): SafeHtml {
       html`<form method="post" action="${base}/publish">${csrfField(session)}<label for="expiry">Expiry</label><select id="expiry" name="expiryDays"><option value="">Keep the current expiry</option><option value="30">30 days</option><option value="60">60 days</option><option value="90">90 days</option><option value="none">No expiry</option></select> <button type="submit">Publish</button></form>`,
     );
   }
-  if (job.pendingRevision) out.push(buttonForm(session, `${base}/promote`, 'Promote staged words'));
+  if (job.pendingRevision) out.push(buttonForm(session, `${base}/promote`, STAGED_WORDS.promote));
   if (job.status === 'published') {
     out.push(
       buttonForm(
         session,
         `${base}/${job.managed ? 'unmanage' : 'manage'}`,
-        job.managed ? 'Stop managing' : 'Manage ad',
+        job.managed ? 'Stop managing' : 'Ask us to manage it',
       ),
     );
     out.push(buttonForm(session, `${base}/close`, 'Close job', true));
@@ -66,10 +78,10 @@ export function registerJobPage(app: App, deps: WebDeps): void {
   jobPage(app, deps);
   editJob(app, deps);
   publishJob(app, deps);
-  jobStep(app, deps, 'promote', 'job.promoted', 'Staged words promoted: they are live now.');
+  jobStep(app, deps, 'promote', 'job.promoted', STAGED_WORDS.promoted);
   jobStep(app, deps, 'close', 'job.closed', 'Job closed: it takes no more applications.');
-  jobStep(app, deps, 'manage', 'job.managed', 'The ad is managed now.');
-  jobStep(app, deps, 'unmanage', 'job.unmanaged', 'The ad is no longer managed.');
+  jobStep(app, deps, 'manage', 'job.managed', `${MANAGED_WORDS.yes}.`);
+  jobStep(app, deps, 'unmanage', 'job.unmanaged', 'We no longer manage this job.');
 }
 
 async function find(deps: WebDeps, accountId: string, jobId: string): Promise<ConsoleJob> {
@@ -84,32 +96,68 @@ const idOf = (request: { params: unknown }) => (request.params as { jobId: strin
 /** Where a job's actions go back to: the job's page. */
 const back = (request: { params: unknown }) => `/console/jobs/${idOf(request)}`;
 
+/** The job's page: its state, its actions, what is waiting to go live, and the form. */
+function showJob(
+  reply: FastifyReply,
+  session: ConsoleSession,
+  job: ConsoleJob,
+  state: JobFormState,
+  view: FormView | undefined,
+  status: number,
+  flash: Flash | null,
+) {
+  const page = job.url ? html`<a href="${safeUrl(job.url)}">${job.url}</a>` : 'Not published yet';
+  const facts = html`<dl class="facts"><dt>Status</dt><dd id="job-status">${jobStatusWords(job.status)}</dd><dt>Managed</dt><dd>${job.managed ? MANAGED_WORDS.yes : MANAGED_WORDS.no}</dd><dt>Closes</dt><dd>${job.expiresAt ? when(job.expiresAt) : 'When you close it'}</dd><dt>Job page</dt><dd>${page}</dd></dl>
+<p><a href="/console/jobs/${job.id}/applications">Applications</a> · <a href="/console/jobs/${job.id}/matches">Suggested candidates</a></p>`;
+  const editing =
+    job.status === 'draft'
+      ? 'Edit the draft'
+      : html`Edit the job <span class="muted">(your changes wait until you make them live)</span>`;
+  const form = jobForm(session, `/console/jobs/${job.id}`, state, 'Save changes', view);
+  const body = html`${facts}${actions(session, job)}${difference(job)}<h2>${editing}</h2>${form}`;
+  return renderConsole(reply, session, {
+    title: job.title || 'Job',
+    active: 'jobs',
+    flash,
+    status,
+    head: JOB_FORM_STYLE,
+    body,
+  });
+}
+
+const formStateOf = (job: ConsoleJob) =>
+  stateOfWords(job.stagedRevision ?? liveWords(job), {
+    maxMatches: job.maxMatches,
+    expiresAt: job.expiresAt ?? null,
+  });
+
 /** GET /console/jobs/{id} */
 function jobPage(app: App, deps: WebDeps): void {
   getPage(app, deps, '/console/jobs/:jobId', 'jobs', async ({ request, reply, session, flash }) => {
     const job = await find(deps, session.accountId, idOf(request));
-    const page = job.url ? html`<a href="${safeUrl(job.url)}">${job.url}</a>` : 'Not published';
-    const facts = html`<dl class="facts"><dt>Status</dt><dd id="job-status">${job.status}</dd><dt>Managed</dt><dd>${job.managed ? 'Yes' : 'No'}</dd><dt>Expires</dt><dd>${when(job.expiresAt)}</dd><dt>Job page</dt><dd>${page}</dd><dt>Most matches</dt><dd>${job.maxMatches ?? 'No cap'}</dd></dl>
-<p><a href="/console/jobs/${job.id}/applications">Applications</a> · <a href="/console/jobs/${job.id}/matches">Matches</a></p>`;
-    const editing = job.status === 'draft' ? 'Edit draft' : 'Edit (staged until promoted)';
-    const form = jobForm(
-      session,
-      `/console/jobs/${job.id}`,
-      job.stagedRevision ?? liveWords(job),
-      job.maxMatches,
-      'Save changes',
-    );
-    const body = html`${facts}${actions(session, job)}${difference(job)}<h2>${editing}</h2>${form}`;
-    return renderConsole(reply, session, { title: job.title || 'Job', active: 'jobs', flash, body });
+    return showJob(reply, session, job, formStateOf(job), undefined, 200, flash);
   });
 }
 
-/** POST /console/jobs/{id}: the edit form (staged on a live ad until promoted). */
+/** POST /console/jobs/{id}: the edit form (waiting on a live ad until made live). */
 function editJob(app: App, deps: WebDeps): void {
   const { jobs, audit } = deps.services;
-  postAction(app, deps, '/console/jobs/:jobId', 'jobs', back, async ({ request, session, form }) => {
+  postAction(app, deps, '/console/jobs/:jobId', 'jobs', back, async ({ request, reply, session, form }) => {
     const job = await find(deps, session.accountId, idOf(request));
-    const edit = editBody(form, job.stagedRevision ?? liveWords(job), job.maxMatches);
+    const state = stateOfForm(form);
+    if (intentOf(form) !== 'save') {
+      showJob(reply, session, job, state, viewOf(form), 200, null);
+      return undefined;
+    }
+    const outcome = editBody(state, job.stagedRevision ?? liveWords(job), {
+      maxMatches: job.maxMatches,
+      expiresAt: job.expiresAt ?? null,
+    });
+    if (!outcome.ok) {
+      showJob(reply, session, job, outcome.state, viewOf(form), 400, null);
+      return undefined;
+    }
+    const edit = outcome.body;
     if (Object.keys(edit).length === 0) return { to: back(request), flash: 'Nothing changed.' };
     const result = await jobs.edit(
       session.accountId,
@@ -123,7 +171,9 @@ function editJob(app: App, deps: WebDeps): void {
     );
     return {
       to: back(request),
-      flash: result.pendingRevision ? 'Changes staged: promote them to make them live.' : 'Changes saved.',
+      flash: result.pendingRevision
+        ? `Changes saved. They wait until you choose “${STAGED_WORDS.promote}”.`
+        : 'Changes saved.',
     };
   });
 }

@@ -53,6 +53,7 @@ export function dataTable(table: {
 }
 
 const NAV: { href: string; label: string; right: Right; key: string }[] = [
+  { href: '/console', label: 'Home', right: 'jobs', key: 'home' },
   { href: '/console/jobs', label: 'Jobs', right: 'jobs', key: 'jobs' },
   { href: '/console/screening', label: 'Screening', right: 'screening', key: 'screening' },
   { href: '/console/billing', label: 'Billing', right: 'billing', key: 'billing' },
@@ -95,6 +96,8 @@ export function renderConsole(
     body: SafeHtml;
     flash?: { kind: string; text: string } | null;
     status?: number;
+    /** A page's own styles (after the console's). */
+    head?: SafeHtml;
   },
 ): FastifyReply {
   const nav = NAV.filter((item) => can(session.role, item.right)).map(
@@ -114,7 +117,7 @@ export function renderConsole(
     'en',
     `${page.title} · Careers console`,
     html`${flash}<h1>${page.title}</h1>${page.body}`,
-    { head: STYLE, before: header },
+    { head: html`${STYLE}${page.head}`, before: header },
   );
 }
 

@@ -53,13 +53,8 @@ export function completeSignIn(request: FastifyRequest, reply: FastifyReply, dep
     setCookie(reply, deps, PENDING_COOKIE, '', { maxAge: 0 });
 }
 
-/** Sign-in, sign-out and /console itself. */
+/** Sign-in and sign-out (/console itself is Home: home-page.ts). */
 export function registerSignIn(app: App, deps: WebDeps): void {
-  app.get('/console', { schema: { hide: true } }, async (request, reply) => {
-    const session = await sessionOf(request, deps);
-    return reply.redirect(session === null ? '/console/login' : homeOf(session), 303);
-  });
-
   app.get('/console/login', { schema: { hide: true } }, async (request, reply) => {
     const session = await sessionOf(request, deps);
     if (session !== null) return reply.redirect(homeOf(session), 303);

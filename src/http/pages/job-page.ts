@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AuthoredJob } from '../../contract/job.ts';
 import { Text } from '../../contract/text.ts';
@@ -17,6 +18,7 @@ import { hostedErrorPage } from './error-page.ts';
 import { formatDate, PAGE_LANGS, PAGE_WORDS, type PageLang, type PageWords, pageLang } from './i18n.ts';
 import { countryName, LISTING_WORDS } from './listing-words.ts';
 import { sendPage } from './page-shell.ts';
+import { countPageView } from './page-views.ts';
 import { salaryText } from './salary.ts';
 
 const EMPLOYMENT_TYPE: Record<string, string> = {
@@ -146,6 +148,11 @@ export function siteHeader(lang: PageLang, w: PageWords, pathFor: (l: PageLang) 
   return html`<header class="site"><a href="/${lang}/jobs">${w.jobs}</a><nav class="langs" aria-label="${w.languages}">${joinHtml(langs, ' ')}</nav></header>`;
 }
 
+/** The description as sanitize-html leaves it (src/lib/sanitize.ts): the one markup taken as is. */
+export function descriptionHtml(description: string): SafeHtml {
+  return unsafeRaw(sanitizeDescription(description));
+}
+
 function renderJob(
   job: AuthoredJob,
   lang: PageLang,
@@ -161,9 +168,44 @@ function renderJob(
   const logo =
     job.company.logoUrl &&
     html`<img class="logo" src="${safeUrl(job.company.logoUrl)}" alt="${job.company.name}">`;
-  // The description as sanitize-html left it (src/lib/sanitize.ts): the one markup taken as is.
-  const description = unsafeRaw(sanitizeDescription(job.description));
+  const description = descriptionHtml(job.description);
   return html`${siteHeader(lang, w, pathFor)}<article>${logo}<p>${job.company.name}</p><h1>${job.title}</h1>${facts(job, w, lang)}${apply}<section class="description">${description}</section>${list(w.responsibilities, job.responsibilities)}${required.length + nice.length > 0 && html`<h2>${w.skills}</h2>`}${required.length > 0 && html`<h3>${w.required}</h3><ul>${items(required)}</ul>`}${nice.length > 0 && html`<h3>${w.niceToHave}</h3><ul>${items(nice)}</ul>`}${list(w.benefits, job.benefits)}${live && apply}</article>`;
+}
+
+/**
+ * The job page as it would look with `words` (the console's "Preview the job page"): the hosted
+ * page's own view, under a banner saying it is a preview; private, saved nowhere.
+ */
+export function sendJobPreview(
+  reply: FastifyReply,
+  words: Record<string, unknown>,
+  companyName: string,
+  logoUrl: string | null,
+): FastifyReply {
+  const defined = Object.fromEntries(Object.entries(words).filter(([, value]) => value !== null));
+  const job = {
+    id: 'preview',
+    status: 'draft',
+    description: '',
+    responsibilities: [],
+    skills: [],
+    benefits: [],
+    ...defined,
+    title: typeof words.title === 'string' && words.title !== '' ? words.title : 'Untitled job',
+    company: { name: companyName, ...(logoUrl ? { logoUrl } : {}) },
+    applyLink: '#preview',
+  } as AuthoredJob;
+  const banner = html`<div class="alert preview" role="note"><strong>Preview</strong>: this is how the job page will look. Nothing is saved and candidates cannot see it. Close this tab to go back to the form.</div>`;
+  return sendPage(
+    reply,
+    200,
+    'en',
+    `Preview: ${job.title}`,
+    html`${banner}${renderJob(job, 'en', true, (l) => `/${l}/jobs`)}`,
+    {
+      head: html`<style>.alert.preview{background:#eef3ff;border:2px dashed #1d4ed8;margin-bottom:1rem}</style>`,
+    },
+  );
 }
 
 /** The page's head: description, canonical and language alternates, the JobPosting when live. */
@@ -186,7 +228,7 @@ const Params = Type.Object({
 });
 
 /** The hosted job page at `url`: `/{lang}/jobs/{company}/{role}`. */
-export const jobPage: Route = (app, { services: { publicJobs } }) => {
+export const jobPage: Route = (app, { services: { publicJobs, pageViews } }) => {
   app.get(
     '/:lang/jobs/:company/:role',
     { schema: { hide: true, params: Params } },
@@ -203,6 +245,7 @@ export const jobPage: Route = (app, { services: { publicJobs } }) => {
           .send();
       if (found.kind === 'missing') return hostedErrorPage(reply, lang, notFound('Job'));
       const live = found.kind === 'live';
+      if (live) countPageView(request, pageViews, found.job.id, 'job_page');
       const pathFor = (l: PageLang) => `/${l}/jobs/${company}/${role}`;
       // hreflang alternates must be absolute URLs.
       const absolute = (l: PageLang) =>

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Text } from '../../../contract/text.ts';
 import type { App } from '../../types.ts';
+import { countPageView } from '../page-views.ts';
 import { type ApplyDeps, formPage } from './apply-context.ts';
 import { closedPage, langOf } from './form-view.ts';
 
@@ -12,6 +13,7 @@ export function showApplyForm(app: App, deps: ApplyDeps): void {
     const lang = langOf(request);
     const target = await deps.services.publicJobs.applyTarget(request.params.jobId);
     if (target.kind !== 'open') return closedPage(reply, lang, target.kind === 'closed' ? target.job : null);
+    countPageView(request, deps.services.pageViews, target.job.id, 'apply_page');
     const via = (request.query as { via?: unknown }).via === 'job_page' ? 'job_page' : 'integrator_site';
     return formPage(deps, reply, {
       job: target.job,
