@@ -8,6 +8,7 @@ import {
   addSuppression,
   deletePersonCv,
   getPerson,
+  jobDemographics,
   listJobApplications,
   platformUpload,
   updatePerson,
@@ -56,6 +57,7 @@ import { createCandidate } from './v1/applications/create-candidate.ts';
 import { createUpload } from './v1/applications/create-upload.ts';
 import { getApplication } from './v1/applications/get-application.ts';
 import { getConsentText } from './v1/applications/get-consent-text.ts';
+import { validateApplication } from './v1/applications/validate-application.ts';
 import { listEvents } from './v1/events/list-events.ts';
 import { closeJob } from './v1/jobs/close-job.ts';
 import { createJob } from './v1/jobs/create-job.ts';
@@ -84,6 +86,7 @@ export const routes: Route[] = [
   getConsentText,
   createUpload,
   createApplication,
+  validateApplication,
   getApplication,
   createCandidate,
   triggerScreening,
@@ -100,6 +103,7 @@ export const routes: Route[] = [
   manageJob,
   unmanageJob,
   listJobApplications,
+  jobDemographics,
   addPerson,
   getPerson,
   updatePerson,

@@ -123,9 +123,20 @@ export const cvRepository = {
    * The application row keeps what the status read needs (ids, statuses, dates). Only from one of
    * the `from` CV statuses, so an expiry racing a claim erases nothing.
    */
+  /** The uploads an application's file answers name (§5): their files are kept and erased with the CV's. */
+  async answerFiles(db: Db, kind: SubjectKind, id: string): Promise<string[]> {
+    if (kind !== 'application') return [];
+    const row = await db.selectFrom('applications').select('answers').where('id', '=', id).executeTakeFirst();
+    return (row?.answers ?? []).flatMap((a) => {
+      const value = a.value as { uploadId?: unknown } | null | undefined;
+      return a.questionId && typeof value?.uploadId === 'string' ? [value.uploadId] : [];
+    });
+  },
+
   async erasePersonal(db: Db, kind: SubjectKind, id: string, from: string[], at: Date): Promise<boolean> {
     const table = kind === 'application' ? 'applications' : 'candidates';
     const held = await db.selectFrom(table).select('blob_key').where('id', '=', id).executeTakeFirst();
+    const answerFiles = await this.answerFiles(db, kind, id);
     let erased: { id: string } | undefined;
     if (kind === 'application') {
       erased = await db
@@ -159,6 +170,7 @@ export const cvRepository = {
     if (!erased) return false;
     // The upload the file came in by (its id is the file's key): its row goes with the rest.
     if (held?.blob_key) await db.deleteFrom('uploads').where('id', '=', held.blob_key).execute();
+    if (answerFiles.length > 0) await db.deleteFrom('uploads').where('id', 'in', answerFiles).execute();
     await db
       .deleteFrom('virtual_cvs')
       .where('subject_kind', '=', kind)

@@ -147,6 +147,8 @@ export function createCvService(deps: {
   /** Erases the file, the virtual CV, the personal fields and the mail kept about the subject. */
   async function erase(subject: CvSubject, from: string[]): Promise<boolean> {
     const { kind, id, blobKey } = subject;
+    // The files of the application's file answers (§5) go with its CV's.
+    const answerFiles = await cvRepository.answerFiles(db, kind, id);
     const erased = await db.transaction().execute(async (trx) => {
       if (!(await cvRepository.erasePersonal(trx, kind, id, from, clock.now()))) return false;
       await deps.matches?.erase(trx, kind, id);
@@ -155,6 +157,7 @@ export function createCvService(deps: {
       return true;
     });
     if (erased && blobKey) await files.delete(blobKey);
+    if (erased) for (const uploadId of answerFiles) await files.delete(uploadId);
     return erased;
   }
 
