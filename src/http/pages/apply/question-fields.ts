@@ -6,7 +6,12 @@
  * as hidden fields; and the posted form read back into typed answers and a source.
  */
 import type { ApplicationWrite } from '../../../contract/intake.ts';
-import { type AnswerProblem, PREFER_NOT_TO_SAY, type Question, QUESTION_MAX } from '../../../contract/questions.ts';
+import {
+  type AnswerProblem,
+  PREFER_NOT_TO_SAY,
+  QUESTION_MAX,
+  type Question,
+} from '../../../contract/questions.ts';
 import { html, joinHtml, type SafeHtml } from '../../../lib/html.ts';
 import type { Form } from '../form-body.ts';
 import type { PageLang } from '../i18n.ts';
@@ -29,7 +34,12 @@ export interface QuestionState {
   utm: Utm;
 }
 
-export const emptyQuestionState = (utm: Utm = {}): QuestionState => ({ values: {}, kept: {}, errors: {}, utm });
+export const emptyQuestionState = (utm: Utm = {}): QuestionState => ({
+  values: {},
+  kept: {},
+  errors: {},
+  utm,
+});
 
 /** The utm_* of a query string or form, each a string of at most 200 characters. */
 export function readUtm(get: (name: string) => unknown): Utm {
@@ -116,7 +126,8 @@ const WORDS: Record<PageLang, QuestionWords> = {
     voluntaryHeading: 'Questions facultatives vous concernant',
     voluntaryBody:
       'Ces questions aident l’employeur à vérifier qu’il traite chaque candidature équitablement. Y répondre est facultatif et ne change rien au traitement de votre candidature. Vos réponses sont conservées à part et ne sont jamais montrées au recruteur : elles sont seulement comptées avec celles des autres.',
-    keptFile: (n) => `Nous avons gardé le fichier envoyé (${n}) ; n’en choisissez un autre que pour le remplacer.`,
+    keptFile: (n) =>
+      `Nous avons gardé le fichier envoyé (${n}) ; n’en choisissez un autre que pour le remplacer.`,
     fileHint: 'Un fichier PDF.',
     problems: {
       required: 'Veuillez répondre à cette question.',
@@ -239,7 +250,9 @@ export function questionFields(
     (name) => html`<input type="hidden" name="${name}" value="${state.utm[name]}">`,
   );
   const asked = questions.filter((q) => q.demographic !== true).map((q) => control(q, state, w, maxBytes));
-  const voluntary = questions.filter((q) => q.demographic === true).map((q) => control(q, state, w, maxBytes));
+  const voluntary = questions
+    .filter((q) => q.demographic === true)
+    .map((q) => control(q, state, w, maxBytes));
   if (questions.length === 0) return joinHtml(hidden, '');
   return html`${STYLE}${joinHtml(hidden, '')}${joinHtml(asked, '')}${
     voluntary.length > 0 &&
@@ -264,7 +277,8 @@ export function readKeptFiles(questions: readonly Question[], fields: Form): Que
   const kept: QuestionState['kept'] = {};
   for (const q of questions) {
     const uploadId = fields.get(`qk_${q.id}`);
-    if (q.type === 'file' && uploadId) kept[q.id] = { uploadId, name: fields.get(`qn_${q.id}`).slice(0, 255) || 'PDF' };
+    if (q.type === 'file' && uploadId)
+      kept[q.id] = { uploadId, name: fields.get(`qn_${q.id}`).slice(0, 255) || 'PDF' };
   }
   return kept;
 }
