@@ -111,7 +111,7 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
     }
     // The demographic question in its own section, saying it is voluntary, with "Prefer not to say".
     const voluntary = page.getByRole('region', { name: 'Voluntary questions about you' });
-    assert.match(await voluntary.innerText(), /never shown to the recruiter/);
+    assert.match(String(await voluntary.textContent()), /never shown to the recruiter/);
     assert.equal(await voluntary.getByRole('radio', { name: 'Prefer not to say' }).count(), 1);
     assert.equal(await page.getByRole('group', { name: 'Preferred shift' }).count(), 1);
 
@@ -134,7 +134,7 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
     const intro = page.getByLabel('Tell us about yourself in one line');
     assert.equal(await intro.getAttribute('aria-invalid'), 'true');
     assert.equal(await intro.getAttribute('aria-describedby'), 'q-intro-error');
-    assert.equal(await page.locator('#q-intro-error').innerText(), 'Please answer this question.');
+    assert.equal(await page.locator('#q-intro-error').textContent(), 'Please answer this question.');
     const licence = page.getByRole('group', { name: 'Do you hold a forklift licence?' });
     assert.match(String(await licence.getAttribute('aria-describedby')), /q-licence-error/);
     // Values kept.
@@ -143,7 +143,7 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
     assert.ok(await page.getByRole('checkbox', { name: 'Portuguese' }).isChecked());
     assert.equal(await page.getByLabel('Years in warehousing').inputValue(), '7');
     assert.equal(await page.getByLabel('Earliest start date').inputValue(), '2026-04-01');
-    assert.match(await page.locator('#q-cert-kept').innerText(), /cv-2-pages\.pdf/);
+    assert.match(String(await page.locator('#q-cert-kept').textContent()), /cv-2-pages\.pdf/);
     assert.ok(await voluntary.getByRole('radio', { name: 'Prefer not to say' }).isChecked());
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
