@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loggerOptions } from '../src/plugins/log.ts';
+import { signedIn } from './console-web-client.ts';
 import { type ApiClient, consoleCall, intakeAccount, unique } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
 import { assertError } from './support/assert.ts';
@@ -371,6 +372,11 @@ describe('demographic answers', () => {
     assert.ok(!status.body.includes('group_b'), 'not in the application read');
     const events = await api.get('/v1/events?limit=100');
     assert.ok(!events.body.includes(MARKER) && !events.body.includes('group_b'), 'not in the events');
+    const { web } = await signedIn(ctx.app, account.id, 'admin');
+    const page = await web.get(`/console/jobs/${jobId}/applications`);
+    assert.equal(page.statusCode, 200, page.body);
+    assert.ok(page.body.includes('Hello there'), 'the page shows the other answers');
+    assert.ok(!page.body.includes(MARKER) && !page.body.includes('group_b'), 'not on the console page');
     assert.ok(!lines.some((line) => line.includes(MARKER)), 'not in any log line');
   });
 
