@@ -125,6 +125,7 @@ describe('the catalogue', () => {
       errors.notPublishable(['category']),
       errors.consentInvalid('ip', 'must not be empty'),
       errors.attestationRequired(),
+      errors.answersInvalid([{ questionId: 'years', problem: 'out_of_range' }]),
       errors.cvRejected('too_many_pages', { detail: 'd', fix: 'f' }),
       errors.rateLimited('Slow down.', 12),
       errors.dailyCapReached('applications', 500, day),

@@ -84,8 +84,18 @@ const ctx = useTestApp({}, async () => {
     if (i < 6) await putUpload(ctx.app, slot.uploadUrl, pdf);
     uploads.push(slot.uploadId);
   }
+  const validateUploads: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const slot = (await mine.api.post('/v1/uploads', { bytes: pdf.length })).json() as {
+      uploadId: string;
+      uploadUrl: string;
+    };
+    await putUpload(ctx.app, slot.uploadUrl, pdf);
+    validateUploads.push(slot.uploadId);
+  }
   const now = ctx.clock.now().toISOString();
   pools = {
+    'validate uploadId': validateUploads,
     jobId: [published.id, managed.id, draft.id, closed.id, theirs.id],
     // Closing the managed ad would end the screening route's chances; close gets its own jobs.
     '/v1/jobs/{jobId}/close jobId': [...closable.map((j) => j.id), draft.id, closed.id, theirs.id],
@@ -170,7 +180,11 @@ function buildRequest(rng: Rng, path: string, method: string, op: Operation): Se
     if (hostile && rng.chance(0.25)) {
       payload = rng.pick(RAW_BODIES);
     } else {
-      let body = bodySchema ? generate(bodySchema, rng, components, pools) : {};
+      // The validate call spends nothing: uploads of its own, which the applications never spend.
+      const bodyPools = path.endsWith('/validate')
+        ? { ...pools, uploadId: pools['validate uploadId']! }
+        : pools;
+      let body = bodySchema ? generate(bodySchema, rng, components, bodyPools) : {};
       const mutations = hostile ? 1 + rng.int(3) : rng.chance(0.2) ? 1 : 0;
       for (let i = 0; i < mutations; i++) body = mutate(body, rng);
       payload = JSON.stringify(body);

@@ -179,6 +179,7 @@ describe('JSON-LD inside <script>', () => {
       responsibilities: [],
       skills: [],
       benefits: [],
+      questions: [],
       company: { name: 'Co' },
       location: { city: 'Perth', country: 'AU' },
       applyLink: 'https://careers.test/apply/job_1',

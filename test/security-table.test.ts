@@ -878,6 +878,8 @@ describe('/console pages: each role reaches only what its rights allow (extensio
 const VALID_BODIES: Record<string, (helper: ReturnType<typeof client>) => Promise<object>> = {
   'POST /v1/jobs/:jobId/applications': async (helper) =>
     applicationBody(ctx.clock, (await uploadPdf(ctx, helper, pdfFixture('cv-2-pages.pdf'))).uploadId),
+  'POST /v1/jobs/:jobId/applications/validate': async (helper) =>
+    applicationBody(ctx.clock, (await uploadPdf(ctx, helper, pdfFixture('cv-2-pages.pdf'))).uploadId),
   'POST /v1/candidates': async (helper) =>
     candidateBody((await uploadPdf(ctx, helper, pdfFixture('cv-2-pages.pdf'))).uploadId),
 };

@@ -1,4 +1,5 @@
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import { ANSWER_PROBLEMS } from './questions.ts';
 import { enumOf, SCOPES } from './vocabulary.ts';
 
 /** The spec's `cv_rejected.reason` values (api.md, Errors). */
@@ -188,6 +189,26 @@ export const ERROR_CATALOGUE = {
     'The receipt names a text or version never handed out, `acceptedAt` is unreadable or more than five minutes ahead, or `ip` or `userAgent` is empty.',
     { message: 'consent.ip must not be empty.', field: 'consent.ip' },
     { field: Type.String({ description: 'The receipt field at fault, e.g. `consent.version`.' }) },
+  ),
+  answers_invalid: entry(
+    422,
+    "An answer to one of the job's questions is refused: a required one missing, an unknown `questionId`, a wrong type, a value that is not an option, too long, out of range, a bad date, an unusable upload, or the same question twice. Checked after `attestation_required` and before the daily budget; it spends nothing.",
+    {
+      message: '2 answers are refused; see fields.',
+      fields: [
+        { questionId: 'years', problem: 'out_of_range' },
+        { questionId: 'portfolio', problem: 'required' },
+      ],
+    },
+    {
+      fields: Type.Array(
+        Type.Object(
+          { questionId: Type.String(), problem: enumOf(ANSWER_PROBLEMS) },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, description: 'Every refused answer, one entry per question and problem.' },
+      ),
+    },
   ),
   attestation_required: entry(422, '`lawfulBasis.attested` was not `true`.', {
     message: 'lawfulBasis.attested must be true: the account attests its lawful basis.',

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PUBLIC_STATUSES } from './job.ts';
+import { TypedAnswer } from './questions.ts';
 import { SafePropertyName, Text } from './text.ts';
 import { enumOf, LocaleSchema as Locale } from './vocabulary.ts';
 
@@ -93,6 +94,31 @@ export const LawfulBasis = Type.Object(
   },
 );
 
+const sourceText = (description: string) => Text({ maxLength: 200, description });
+
+/** Where the candidate came from (extensions.md §5, Source); kept as sent. */
+export const ApplicationSource = Type.Object(
+  {
+    channel: Type.Optional(
+      sourceText('Your own name for the channel; default: the route (api, integrator_site, job_page).'),
+    ),
+    utmSource: Type.Optional(sourceText('utm_source of the address the candidate landed on.')),
+    utmMedium: Type.Optional(sourceText('utm_medium.')),
+    utmCampaign: Type.Optional(sourceText('utm_campaign.')),
+    utmTerm: Type.Optional(sourceText('utm_term.')),
+    utmContent: Type.Optional(sourceText('utm_content.')),
+    referrer: Type.Optional(
+      Text({
+        maxLength: 200,
+        format: 'uri',
+        pattern: '^https?://[^\\u0000\\uD800-\\uDFFF]*$',
+        description: 'An absolute http(s) URL.',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'ApplicationSource' },
+);
+
 const CvRef = Type.Object(
   { uploadId: Text({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
@@ -108,18 +134,26 @@ export const ApplicationWrite = Type.Object(
     coverNote: Type.Optional(Text({ maxLength: INTAKE_MAX.coverNote })),
     answers: Type.Optional(
       Type.Array(
-        Type.Object(
-          {
-            question: Text({ maxLength: INTAKE_MAX.question }),
-            answer: Text({ maxLength: INTAKE_MAX.answer }),
-          },
-          { additionalProperties: false },
-        ),
-        { maxItems: INTAKE_MAX.answers },
+        Type.Union([
+          Type.Object(
+            {
+              question: Text({ maxLength: INTAKE_MAX.question }),
+              answer: Text({ maxLength: INTAKE_MAX.answer }),
+            },
+            { additionalProperties: false, title: 'FreeAnswer' },
+          ),
+          TypedAnswer,
+        ]),
+        {
+          maxItems: INTAKE_MAX.answers,
+          description:
+            "`{ question, answer }` strings for the integrator's own questions, or `{ questionId, answer }` naming one of the job's questions, the answer typed by it (422 answers_invalid otherwise).",
+        },
       ),
     ),
     consent: ConsentReceipt,
     lawfulBasis: LawfulBasis,
+    source: Type.Optional(ApplicationSource),
   },
   { additionalProperties: false },
 );

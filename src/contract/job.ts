@@ -1,4 +1,5 @@
 import { type Static, type TOptional, type TSchema, Type } from 'typebox';
+import { Question, QuestionsWrite } from './questions.ts';
 import { Text } from './text.ts';
 import { enumOf } from './vocabulary.ts';
 
@@ -98,6 +99,7 @@ const wordProperties = {
   salary: nullable(Salary),
   location: nullable(Location),
   workStyle: nullable(short()),
+  questions: QuestionsWrite,
 };
 
 export const WORD_FIELDS = Object.keys(wordProperties) as (keyof typeof wordProperties)[];
@@ -148,6 +150,9 @@ const jobReadProperties = {
   salary: Type.Optional(Salary),
   location: Type.Optional(Location),
   workStyle: Type.Optional(Type.String()),
+  questions: Type.Array(Question, {
+    description: "The job's application questions (extensions.md §5); [] when none.",
+  }),
   company: Company,
   postedAt: Type.Optional(Type.String({ format: 'date-time' })),
   updatedAt: Type.Optional(Type.String({ format: 'date-time' })),

@@ -129,7 +129,8 @@ export interface ApplicationsTable {
   phone: string | null;
   location: string | null;
   cover_note: string | null;
-  answers: NullableJson<{ question: string; answer: string }[]>;
+  /** api.md's `{ question, answer }`; a typed answer (§5) also keeps `questionId` and its `value`. */
+  answers: NullableJson<{ question: string; answer: string; questionId?: string; value?: unknown }[]>;
   consent_receipt: NullableJson<Record<string, unknown>>;
   consent_text_id: string;
   consent_version: string;
@@ -156,6 +157,14 @@ export interface ApplicationsTable {
   erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** Migration 133: one voluntary demographic answer value, apart from any application (§5). */
+export interface DemographicAnswersTable {
+  account_id: string;
+  job_id: string;
+  question_id: string;
+  value: string;
 }
 
 export const APPLICATION_STAGES = [
@@ -350,6 +359,7 @@ export interface Database extends MatchTables, EventTables, ConsoleTables, Pipel
   mail_sent: MailSentTable;
   uploads: UploadsTable;
   applications: ApplicationsTable;
+  demographic_answers: DemographicAnswersTable;
   candidates: CandidatesTable;
   people: PeopleTable;
   person_cvs: PersonCvsTable;

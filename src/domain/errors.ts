@@ -120,6 +120,12 @@ export const attestationRequired = () =>
     'attestation_required',
     'lawfulBasis.attested must be true: the account attests its lawful basis.',
   );
+export const answersInvalid = (fields: ErrorExtra<'answers_invalid'>['fields']) =>
+  new AppError(
+    'answers_invalid',
+    `${fields.length === 1 ? '1 answer is' : `${fields.length} answers are`} refused; see fields.`,
+    { fields },
+  );
 export const cvRejected = (reason: CvRejectReason, words: { detail: string; fix: string }) =>
   new AppError('cv_rejected', `The CV was refused: ${reason}.`, { reason, ...words });
 

@@ -9,6 +9,7 @@ import {
   addSuppression,
   deletePersonCv,
   getPerson,
+  jobDemographics,
   listJobApplications,
   platformUpload,
   updatePerson,
@@ -67,6 +68,7 @@ import { createCandidate } from './v1/applications/create-candidate.ts';
 import { createUpload } from './v1/applications/create-upload.ts';
 import { getApplication } from './v1/applications/get-application.ts';
 import { getConsentText } from './v1/applications/get-consent-text.ts';
+import { validateApplication } from './v1/applications/validate-application.ts';
 import { listEvents } from './v1/events/list-events.ts';
 import { closeJob } from './v1/jobs/close-job.ts';
 import { createJob } from './v1/jobs/create-job.ts';
@@ -95,6 +97,7 @@ export const routes: Route[] = [
   getConsentText,
   createUpload,
   createApplication,
+  validateApplication,
   getApplication,
   createCandidate,
   triggerScreening,
@@ -116,6 +119,7 @@ export const routes: Route[] = [
   moveApplicationStages,
   addApplicationNote,
   downloadApplicationCv,
+  jobDemographics,
   addPerson,
   getPerson,
   updatePerson,

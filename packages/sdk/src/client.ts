@@ -162,6 +162,11 @@ export function createCareersClient(options: CareersClientOptions) {
             body,
           }),
         ),
+      /** The real call's checks (job, consent, attestation, answers, upload) without sending anything. */
+      validate: async (jobId: string, body: CreateApplicationRequest) =>
+        unwrap(
+          await raw.POST('/v1/jobs/{jobId}/applications/validate', { params: { path: { jobId } }, body }),
+        ),
       get: async (applicationId: string): Promise<GetApplicationResponse> =>
         unwrap(await raw.GET('/v1/applications/{applicationId}', { params: { path: { applicationId } } })),
     },

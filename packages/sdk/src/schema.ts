@@ -152,6 +152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/{jobId}/applications/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an application without sending it: the shape, the job, the consent receipt, the attestation, the answers to the job's questions and the upload (not the daily budget, not the PDF's CV checks); nothing is written or spent
+         * @description Scope `applications:write`. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.
+         */
+        post: operations["validateApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/applications/{applicationId}": {
         parameters: {
             query?: never;
@@ -891,6 +911,42 @@ export interface components {
             field: string;
         };
         /**
+         * AnswersInvalidError
+         * @description 422 `answers_invalid`: An answer to one of the job's questions is refused: a required one missing, an unknown `questionId`, a wrong type, a value that is not an option, too long, out of range, a bad date, an unusable upload, or the same question twice. Checked after `attestation_required` and before the daily budget; it spends nothing.
+         * @example {
+         *       "code": "answers_invalid",
+         *       "message": "2 answers are refused; see fields.",
+         *       "requestId": "req_01J9Z6Q4T8N5V2W7X3Y0K1M6PB",
+         *       "fields": [
+         *         {
+         *           "questionId": "years",
+         *           "problem": "out_of_range"
+         *         },
+         *         {
+         *           "questionId": "portfolio",
+         *           "problem": "required"
+         *         }
+         *       ]
+         *     }
+         */
+        AnswersInvalidError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "answers_invalid";
+            /** @description What went wrong, for a developer. */
+            message: string;
+            /** @description Quote it to support; also the x-request-id header. */
+            requestId: string;
+            /** @description Every refused answer, one entry per question and problem. */
+            fields: {
+                questionId: string;
+                /** @enum {string} */
+                problem: "required" | "unknown_question" | "wrong_type" | "not_an_option" | "too_long" | "out_of_range" | "bad_date" | "upload_invalid" | "duplicate";
+            }[];
+        };
+        /**
          * AttestationRequiredError
          * @description 422 `attestation_required`: `lawfulBasis.attested` was not `true`.
          * @example {
@@ -1096,6 +1152,30 @@ export interface components {
                 onsiteDays?: string;
             };
             workStyle?: string;
+            /** @description The job's application questions (extensions.md §5); [] when none. */
+            questions: {
+                /** @description Unique within the job; kept across edits (answers name it as `questionId`). */
+                id: string;
+                label: string;
+                /** @enum {string} */
+                type: "short_text" | "long_text" | "single_select" | "multi_select" | "yes_no" | "number" | "date" | "file";
+                /** @description For single_select and multi_select only: 2 to 100 options with distinct values. */
+                options?: {
+                    /** @description Lower-case letters, digits and _; 1 to 40. */
+                    value: string;
+                    label: string;
+                }[];
+                helpText?: string;
+                /** @description short_text and long_text only: the longest answer (default 500 and 10000). */
+                maxLength?: number;
+                /** @description number only. */
+                min?: number;
+                /** @description number only. */
+                max?: number;
+                /** @description Voluntary equal-opportunity question (single_select, multi_select or yes_no; never required). Its answers are stored apart from the application, never shown with it, and read only as counts; `prefer_not_to_say` is always accepted. */
+                demographic?: boolean;
+                required: boolean;
+            }[];
             company: {
                 name: string;
                 /** Format: uri */
@@ -1159,6 +1239,30 @@ export interface components {
                 onsiteDays?: string;
             };
             workStyle?: string;
+            /** @description The job's application questions (extensions.md §5); [] when none. */
+            questions: {
+                /** @description Unique within the job; kept across edits (answers name it as `questionId`). */
+                id: string;
+                label: string;
+                /** @enum {string} */
+                type: "short_text" | "long_text" | "single_select" | "multi_select" | "yes_no" | "number" | "date" | "file";
+                /** @description For single_select and multi_select only: 2 to 100 options with distinct values. */
+                options?: {
+                    /** @description Lower-case letters, digits and _; 1 to 40. */
+                    value: string;
+                    label: string;
+                }[];
+                helpText?: string;
+                /** @description short_text and long_text only: the longest answer (default 500 and 10000). */
+                maxLength?: number;
+                /** @description number only. */
+                min?: number;
+                /** @description number only. */
+                max?: number;
+                /** @description Voluntary equal-opportunity question (single_select, multi_select or yes_no; never required). Its answers are stored apart from the application, never shown with it, and read only as counts; `prefer_not_to_say` is always accepted. */
+                demographic?: boolean;
+                required: boolean;
+            }[];
             company: {
                 name: string;
                 /** Format: uri */
@@ -1478,6 +1582,31 @@ export interface components {
                 onsiteDays?: string;
             } | null;
             workStyle?: string | null;
+            /** @description The job's application questions, at most 30; [] or null clears them. On a published ad they are staged like the other words. */
+            questions?: {
+                /** @description Lower-case letters, digits and _; 1 to 40. */
+                id: string;
+                label: string;
+                /** @enum {string} */
+                type: "short_text" | "long_text" | "single_select" | "multi_select" | "yes_no" | "number" | "date" | "file";
+                /** @description For single_select and multi_select only: 2 to 100 options with distinct values. */
+                options?: {
+                    /** @description Lower-case letters, digits and _; 1 to 40. */
+                    value: string;
+                    label: string;
+                }[];
+                helpText?: string;
+                /** @description short_text and long_text only: the longest answer (default 500 and 10000). */
+                maxLength?: number;
+                /** @description number only. */
+                min?: number;
+                /** @description number only. */
+                max?: number;
+                /** @description Voluntary equal-opportunity question (single_select, multi_select or yes_no; never required). Its answers are stored apart from the application, never shown with it, and read only as counts; `prefer_not_to_say` is always accepted. */
+                demographic?: boolean;
+                /** @description Default false. */
+                required?: boolean;
+            }[] | null;
             /** @description When the role stops accepting applications; null clears it. Never staged. */
             expiresAt?: string | null;
             /** @description Stop generating AI matches once this many exist; null removes the cap. Never staged. */
@@ -1540,6 +1669,31 @@ export interface components {
                 onsiteDays?: string;
             } | null;
             workStyle?: string | null;
+            /** @description The job's application questions, at most 30; [] or null clears them. On a published ad they are staged like the other words. */
+            questions?: {
+                /** @description Lower-case letters, digits and _; 1 to 40. */
+                id: string;
+                label: string;
+                /** @enum {string} */
+                type: "short_text" | "long_text" | "single_select" | "multi_select" | "yes_no" | "number" | "date" | "file";
+                /** @description For single_select and multi_select only: 2 to 100 options with distinct values. */
+                options?: {
+                    /** @description Lower-case letters, digits and _; 1 to 40. */
+                    value: string;
+                    label: string;
+                }[];
+                helpText?: string;
+                /** @description short_text and long_text only: the longest answer (default 500 and 10000). */
+                maxLength?: number;
+                /** @description number only. */
+                min?: number;
+                /** @description number only. */
+                max?: number;
+                /** @description Voluntary equal-opportunity question (single_select, multi_select or yes_no; never required). Its answers are stored apart from the application, never shown with it, and read only as counts; `prefer_not_to_say` is always accepted. */
+                demographic?: boolean;
+                /** @description Default false. */
+                required?: boolean;
+            }[] | null;
             /** @description When the role stops accepting applications; null clears it. Never staged. */
             expiresAt?: string | null;
             /** @description Stop generating AI matches once this many exist; null removes the cap. Never staged. */
@@ -1611,10 +1765,17 @@ export interface components {
                 uploadId: string;
             };
             coverNote?: string;
-            answers?: {
+            /** @description `{ question, answer }` strings for the integrator's own questions, or `{ questionId, answer }` naming one of the job's questions, the answer typed by it (422 answers_invalid otherwise). */
+            answers?: ({
                 question: string;
                 answer: string;
-            }[];
+            } | {
+                questionId: string;
+                /** @description short_text/long_text: a string; single_select: an option value; multi_select: an array of option values; yes_no: a boolean; number: a number within min/max; date: YYYY-MM-DD; file: { uploadId } of a PDF uploaded like a CV. */
+                answer: string | boolean | number | string[] | {
+                    uploadId: string;
+                };
+            })[];
             consent: {
                 consentTextId: string;
                 version: string;
@@ -1633,6 +1794,26 @@ export interface components {
                 attested: boolean;
             } & {
                 [key: string]: string | boolean | number;
+            };
+            /** ApplicationSource */
+            source?: {
+                /** @description Your own name for the channel; default: the route (api, integrator_site, job_page). */
+                channel?: string;
+                /** @description utm_source of the address the candidate landed on. */
+                utmSource?: string;
+                /** @description utm_medium. */
+                utmMedium?: string;
+                /** @description utm_campaign. */
+                utmCampaign?: string;
+                /** @description utm_term. */
+                utmTerm?: string;
+                /** @description utm_content. */
+                utmContent?: string;
+                /**
+                 * Format: uri
+                 * @description An absolute http(s) URL.
+                 */
+                referrer?: string;
             };
         };
         CreateApplicationResponse: {
@@ -1665,9 +1846,9 @@ export interface components {
         CreateApplication409ErrorBody: {
             error: components["schemas"]["ConflictError"] | components["schemas"]["JobNotOpenError"];
         };
-        /** @description Error: `consent_invalid`, `attestation_required`, `cv_rejected`. */
+        /** @description Error: `consent_invalid`, `answers_invalid`, `attestation_required`, `cv_rejected`. */
         CreateApplication422ErrorBody: {
-            error: components["schemas"]["ConsentInvalidError"] | components["schemas"]["AttestationRequiredError"] | components["schemas"]["CvRejectedError"];
+            error: components["schemas"]["ConsentInvalidError"] | components["schemas"]["AnswersInvalidError"] | components["schemas"]["AttestationRequiredError"] | components["schemas"]["CvRejectedError"];
         };
         /** @description Error: `rate_limited`, `daily_cap_reached`. */
         CreateApplication429ErrorBody: {
@@ -1676,6 +1857,86 @@ export interface components {
         /** @description Error: `unavailable`. */
         UnavailableErrorBody: {
             error: components["schemas"]["UnavailableError"];
+        };
+        ValidateApplicationRequest: {
+            name: string;
+            /**
+             * Format: email
+             * @description The candidate's own address.
+             */
+            email: string;
+            phone?: string;
+            location?: string;
+            cv: {
+                uploadId: string;
+            };
+            coverNote?: string;
+            /** @description `{ question, answer }` strings for the integrator's own questions, or `{ questionId, answer }` naming one of the job's questions, the answer typed by it (422 answers_invalid otherwise). */
+            answers?: ({
+                question: string;
+                answer: string;
+            } | {
+                questionId: string;
+                /** @description short_text/long_text: a string; single_select: an option value; multi_select: an array of option values; yes_no: a boolean; number: a number within min/max; date: YYYY-MM-DD; file: { uploadId } of a PDF uploaded like a CV. */
+                answer: string | boolean | number | string[] | {
+                    uploadId: string;
+                };
+            })[];
+            consent: {
+                consentTextId: string;
+                version: string;
+                /**
+                 * @description en, es, fr or pt (default en). Any other value names words never handed out: 422 consent_invalid.
+                 * @example en
+                 */
+                locale?: string;
+                /** @description ISO 8601 date-time with a zone (Z or an offset), or whole epoch milliseconds; not more than five minutes ahead of the service clock, not before the version was first handed out. Anything else: 422 consent_invalid naming consent.acceptedAt. */
+                acceptedAt: string | number;
+                ip: string;
+                userAgent: string;
+            };
+            lawfulBasis: {
+                /** @description Must be true. */
+                attested: boolean;
+            } & {
+                [key: string]: string | boolean | number;
+            };
+            /** ApplicationSource */
+            source?: {
+                /** @description Your own name for the channel; default: the route (api, integrator_site, job_page). */
+                channel?: string;
+                /** @description utm_source of the address the candidate landed on. */
+                utmSource?: string;
+                /** @description utm_medium. */
+                utmMedium?: string;
+                /** @description utm_campaign. */
+                utmCampaign?: string;
+                /** @description utm_term. */
+                utmTerm?: string;
+                /** @description utm_content. */
+                utmContent?: string;
+                /**
+                 * Format: uri
+                 * @description An absolute http(s) URL.
+                 */
+                referrer?: string;
+            };
+        };
+        ValidateApplicationResponse: {
+            /** @enum {boolean} */
+            valid: true;
+        };
+        /** @description Error: `bad_request`, `upload_invalid`. */
+        ValidateApplication400ErrorBody: {
+            error: components["schemas"]["BadRequestError"] | components["schemas"]["UploadInvalidError"];
+        };
+        /** @description Error: `job_not_open`. */
+        JobNotOpenErrorBody: {
+            error: components["schemas"]["JobNotOpenError"];
+        };
+        /** @description Error: `consent_invalid`, `answers_invalid`, `attestation_required`. */
+        ValidateApplication422ErrorBody: {
+            error: components["schemas"]["ConsentInvalidError"] | components["schemas"]["AnswersInvalidError"] | components["schemas"]["AttestationRequiredError"];
         };
         GetApplicationResponse: {
             applicationId: string;
@@ -1863,6 +2124,7 @@ export type PayloadTooLargeError = components['schemas']['PayloadTooLargeError']
 export type UnsupportedMediaTypeError = components['schemas']['UnsupportedMediaTypeError'];
 export type NotPublishableError = components['schemas']['NotPublishableError'];
 export type ConsentInvalidError = components['schemas']['ConsentInvalidError'];
+export type AnswersInvalidError = components['schemas']['AnswersInvalidError'];
 export type AttestationRequiredError = components['schemas']['AttestationRequiredError'];
 export type CvRejectedError = components['schemas']['CvRejectedError'];
 export type RateLimitedError = components['schemas']['RateLimitedError'];
@@ -1920,6 +2182,11 @@ export type CreateApplication409ErrorBody = components['schemas']['CreateApplica
 export type CreateApplication422ErrorBody = components['schemas']['CreateApplication422ErrorBody'];
 export type CreateApplication429ErrorBody = components['schemas']['CreateApplication429ErrorBody'];
 export type UnavailableErrorBody = components['schemas']['UnavailableErrorBody'];
+export type ValidateApplicationRequest = components['schemas']['ValidateApplicationRequest'];
+export type ValidateApplicationResponse = components['schemas']['ValidateApplicationResponse'];
+export type ValidateApplication400ErrorBody = components['schemas']['ValidateApplication400ErrorBody'];
+export type JobNotOpenErrorBody = components['schemas']['JobNotOpenErrorBody'];
+export type ValidateApplication422ErrorBody = components['schemas']['ValidateApplication422ErrorBody'];
 export type GetApplicationResponse = components['schemas']['GetApplicationResponse'];
 export type CreateCandidateRequest = components['schemas']['CreateCandidateRequest'];
 export type CreateCandidateResponse = components['schemas']['CreateCandidateResponse'];
@@ -2087,6 +2354,29 @@ export interface operations {
                  *       ],
                  *       "benefits": [
                  *         "Four-day week"
+                 *       ],
+                 *       "questions": [
+                 *         {
+                 *           "id": "start_date",
+                 *           "label": "Earliest start date",
+                 *           "type": "date",
+                 *           "required": true
+                 *         },
+                 *         {
+                 *           "id": "shift",
+                 *           "label": "Preferred shift",
+                 *           "type": "single_select",
+                 *           "options": [
+                 *             {
+                 *               "value": "early",
+                 *               "label": "Early"
+                 *             },
+                 *             {
+                 *               "value": "late",
+                 *               "label": "Late"
+                 *             }
+                 *           ]
+                 *         }
                  *       ],
                  *       "employmentType": "full_time",
                  *       "contractType": "permanent",
@@ -3179,6 +3469,25 @@ export interface operations {
                  *       "lawfulBasis": {
                  *         "attested": true,
                  *         "basis": "candidate_consent_on_integrator_site"
+                 *       },
+                 *       "answers": [
+                 *         {
+                 *           "question": "How did you hear about us?",
+                 *           "answer": "A friend"
+                 *         },
+                 *         {
+                 *           "questionId": "start_date",
+                 *           "answer": "2026-04-01"
+                 *         },
+                 *         {
+                 *           "questionId": "shift",
+                 *           "answer": "early"
+                 *         }
+                 *       ],
+                 *       "source": {
+                 *         "utmSource": "newsletter",
+                 *         "utmCampaign": "spring",
+                 *         "referrer": "https://www.example.com/careers"
                  *       }
                  *     }
                  */
@@ -3305,7 +3614,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeErrorBody"];
                 };
             };
-            /** @description Error: `consent_invalid`, `attestation_required`, `cv_rejected`. */
+            /** @description Error: `consent_invalid`, `answers_invalid`, `attestation_required`, `cv_rejected`. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3372,6 +3681,224 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnavailableErrorBody"];
+                };
+            };
+        };
+    };
+    validateApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as answered when it was created. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ana Souza",
+                 *       "email": "ana.souza@example.com",
+                 *       "phone": "+61 400 000 000",
+                 *       "cv": {
+                 *         "uploadId": "upl_01J9Z6Q4T8N5V2W7X3Y0K1M6PB"
+                 *       },
+                 *       "coverNote": "I have run payment APIs for six years.",
+                 *       "consent": {
+                 *         "consentTextId": "console_api_apply",
+                 *         "version": "2026-03-01",
+                 *         "locale": "en",
+                 *         "acceptedAt": "2026-03-10T09:14:03.000Z",
+                 *         "ip": "203.0.113.7",
+                 *         "userAgent": "Mozilla/5.0 (X11; Linux x86_64)"
+                 *       },
+                 *       "lawfulBasis": {
+                 *         "attested": true,
+                 *         "basis": "candidate_consent_on_integrator_site"
+                 *       },
+                 *       "answers": [
+                 *         {
+                 *           "question": "How did you hear about us?",
+                 *           "answer": "A friend"
+                 *         },
+                 *         {
+                 *           "questionId": "start_date",
+                 *           "answer": "2026-04-01"
+                 *         },
+                 *         {
+                 *           "questionId": "shift",
+                 *           "answer": "early"
+                 *         }
+                 *       ],
+                 *       "source": {
+                 *         "utmSource": "newsletter",
+                 *         "utmCampaign": "spring",
+                 *         "referrer": "https://www.example.com/careers"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidateApplicationRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateApplicationResponse"];
+                };
+            };
+            /** @description Error: `bad_request`, `upload_invalid`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateApplication400ErrorBody"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBody"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorBody"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorBody"];
+                };
+            };
+            /** @description Error: `job_not_open`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobNotOpenErrorBody"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorBody"];
+                };
+            };
+            /** @description Error: `consent_invalid`, `answers_invalid`, `attestation_required`. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateApplication422ErrorBody"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedErrorBody"];
+                };
+            };
+            /** @description Error: `header_too_large`. */
+            431: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeaderTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `internal`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
                 };
             };
         };

@@ -1,4 +1,5 @@
 import type { ApplicationCreated, ApplicationStatus, ApplicationWrite } from '../../contract/intake.ts';
+import { PREFER_NOT_TO_SAY, type Question } from '../../contract/questions.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { emailKey, isEmailAddress } from '../../lib/email.ts';
@@ -7,6 +8,8 @@ import type { TaskQueue } from '../../tasks/queue.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { type VerifiedConsent, verifyReceipt } from '../consent/receipt.ts';
 import {
+  AppError,
+  answersInvalid,
   attestationRequired,
   badRequest,
   dailyCapReached,
@@ -16,12 +19,14 @@ import {
   uploadInvalid,
 } from '../errors.ts';
 import type { EventRecorder } from '../events/event-log.ts';
-import { jobRepository } from '../jobs/job-repository.ts';
+import { type JobRow, jobRepository } from '../jobs/job-repository.ts';
 import { statusAt } from '../jobs/job-view.ts';
 import type { Seal } from '../seal.ts';
+import { type CheckedAnswers, checkAnswers } from './answer-check.ts';
 import { type ApplicationRow, applicationRepository } from './application-repository.ts';
 import { candidateRepository } from './candidate-repository.ts';
 import { utcDay } from './day-window.ts';
+import { demographicRepository } from './demographic-repository.ts';
 import type { UploadChannel, UploadService } from './upload-service.ts';
 
 /** Where an application came from: the API, or the hosted apply page reached from the integrator's site or from the hosted job page. */
@@ -50,6 +55,24 @@ interface Accepting {
   uploadId: string;
   hostedMeta: { socketAddress: string } | undefined;
   seal: Seal<ApplicationCreated> | undefined;
+  answers: CheckedAnswers;
+}
+
+/** The question a file answer's upload answered (for a refusal when a race spent it). */
+function fileQuestionOf(a: Accepting, uploadId: string): string {
+  const item = a.input.answers?.find(
+    (x) => 'questionId' in x && (x.answer as { uploadId?: unknown } | null)?.uploadId === uploadId,
+  );
+  return item && 'questionId' in item ? item.questionId : 'unknown';
+}
+
+/** A job's demographic answers as counts; `count` null (and `fewerThan5`) under 5. */
+export interface DemographicCounts {
+  questions: {
+    questionId: string;
+    label: string;
+    options: { value: string; label: string; count: number | null; fewerThan5: boolean }[];
+  }[];
 }
 
 type NewApplicationRow = Parameters<typeof applicationRepository.insert>[1];
@@ -69,7 +92,7 @@ function applicationRow(id: string, a: Accepting, blobKey: string | null, at: Da
     phone: input.phone ?? null,
     location: input.location ?? null,
     cover_note: input.coverNote ?? null,
-    answers: input.answers ? JSON.stringify(input.answers) : null,
+    answers: input.answers ? JSON.stringify(a.answers.stored) : null,
     consent_receipt: JSON.stringify(input.consent),
     consent_text_id: consent.textId,
     consent_version: consent.version,
@@ -78,7 +101,8 @@ function applicationRow(id: string, a: Accepting, blobKey: string | null, at: Da
     consent_socket_address: a.hostedMeta?.socketAddress ?? null,
     lawful_basis: JSON.stringify(input.lawfulBasis),
     source: a.source,
-    source_channel: a.source,
+    source_detail: input.source ? JSON.stringify(input.source) : null,
+    source_channel: input.source?.channel ?? a.source,
     blob_key: blobKey,
     status: 'received',
     cv_status: 'processing',
@@ -107,6 +131,29 @@ export function createApplicationService(deps: {
       throw jobNotOpen(status);
     }
     return job;
+  }
+
+  /**
+   * The answers check (§5), after (3) and before (4): reads only. A file answer's upload must be
+   * this channel's, live, sent and a PDF, like the CV's before its own checks.
+   */
+  async function checkAnswersOf(
+    accountId: string,
+    job: JobRow,
+    input: ApplicationWrite,
+    channel: UploadChannel,
+  ): Promise<CheckedAnswers> {
+    const questions = ((job.content as Record<string, unknown>).questions ?? []) as Question[];
+    return checkAnswers(questions, input.answers, input.cv.uploadId, async (uploadId) => {
+      try {
+        const upload = await uploads.usable(accountId, uploadId, channel);
+        return { usable: await uploads.looksLikePdf(upload), name: upload.file_name };
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'upload_invalid')
+          return { usable: false, name: null };
+        throw error;
+      }
+    });
   }
 
   /**
@@ -159,6 +206,12 @@ export function createApplicationService(deps: {
     if (!(await uploads.spend(trx, accountId, a.uploadId))) {
       throw uploadInvalid('another request used it meanwhile');
     }
+    // The file answers' uploads are spent with the CV's; their files stay, kept with the CV's.
+    for (const uploadId of a.answers.files)
+      if (!(await uploads.spend(trx, accountId, uploadId)))
+        throw answersInvalid([{ questionId: fileQuestionOf(a, uploadId), problem: 'upload_invalid' }]);
+    // Apart, with nothing that leads back to this application (migration 133).
+    await demographicRepository.insert(trx, accountId, jobId, a.answers.demographic);
     const id = newId('app', at);
     // A person who holds an account applies on their own CV: nothing is built, nobody is emailed.
     const holdsAccount = (await candidateRepository.findPerson(trx, key)) !== undefined;
@@ -215,14 +268,15 @@ export function createApplicationService(deps: {
       if (!isEmailAddress(input.email.trim()))
         throw badRequest('email must be one bare address, such as name@example.com.', { field: 'email' });
       const now = clock.now();
-      await openJob(db, accountId, jobId, now);
+      const job = await openJob(db, accountId, jobId, now);
       const consent = verifyReceipt(input.consent, now);
       if (input.lawfulBasis.attested !== true) throw attestationRequired();
+      const hosted = source !== 'api';
+      const answers = await checkAnswersOf(accountId, job, input, hosted ? 'hosted' : 'api');
       const key = emailKey(input.email);
       // The hosted page is anonymous: it checks the budgets and the file before it looks for an
       // earlier application, and answers a duplicate as a new one, so that nobody learns from it
       // whether a named person applied. The API (the employer's own key) answers the duplicate first.
-      const hosted = source !== 'api';
       if (!hosted) {
         const existing = await applicationRepository.findByAddress(db, jobId, key);
         if (existing) return this.answerDuplicate(accountId, existing, input.cv.uploadId, 'api', seal);
@@ -249,6 +303,7 @@ export function createApplicationService(deps: {
           uploadId: upload.id,
           hostedMeta,
           seal,
+          answers,
         }),
       );
       if ('duplicateOf' in result)
@@ -261,6 +316,61 @@ export function createApplicationService(deps: {
         );
       if (result.discardFile) await uploads.eraseFile(upload.id);
       return result.answer;
+    },
+
+    /**
+     * The dry run (§5, POST …/applications/validate): the shape was checked by the route; then
+     * (1)–(3), the answers and (5), reading only. Budgets (4) and the PDF check (6) are not run,
+     * and nothing is written, spent, sent or counted.
+     */
+    async validate(accountId: string, jobId: string, input: ApplicationWrite): Promise<{ valid: true }> {
+      if (!isEmailAddress(input.email.trim()))
+        throw badRequest('email must be one bare address, such as name@example.com.', { field: 'email' });
+      const now = clock.now();
+      const job = await openJob(db, accountId, jobId, now);
+      verifyReceipt(input.consent, now);
+      if (input.lawfulBasis.attested !== true) throw attestationRequired();
+      await checkAnswersOf(accountId, job, input, 'api');
+      // The real call answers an address that already applied 200 (duplicate) before (4) and (5).
+      if (await applicationRepository.findByAddress(db, jobId, emailKey(input.email))) return { valid: true };
+      await uploads.usable(accountId, input.cv.uploadId, 'api');
+      return { valid: true };
+    },
+
+    /**
+     * The demographic answers of a job, as counts only (§5): per question and value, every
+     * listed option and `prefer_not_to_say`; a count under 5 (0 included) is not given.
+     */
+    async demographicCounts(accountId: string, jobId: string): Promise<DemographicCounts> {
+      const job = await jobRepository.find(db, accountId, jobId);
+      if (!job) throw notFound('Job');
+      const rows = await demographicRepository.counts(db, accountId, jobId);
+      const count = (questionId: string, value: string) =>
+        rows.find((r) => r.question_id === questionId && r.value === value)?.n ?? 0;
+      const shown = (n: number) =>
+        n < 5 ? { count: null, fewerThan5: true } : { count: n, fewerThan5: false };
+      const questions = ((job.content as Record<string, unknown>).questions ?? []) as Question[];
+      return {
+        questions: questions
+          .filter((q) => q.demographic === true)
+          .map((q) => {
+            const options =
+              q.type === 'yes_no'
+                ? [
+                    { value: 'yes', label: 'Yes' },
+                    { value: 'no', label: 'No' },
+                  ]
+                : (q.options ?? []).filter((o) => o.value !== PREFER_NOT_TO_SAY);
+            return {
+              questionId: q.id,
+              label: q.label,
+              options: [...options, { value: PREFER_NOT_TO_SAY, label: 'Prefer not to say' }].map((o) => ({
+                ...o,
+                ...shown(count(q.id, o.value)),
+              })),
+            };
+          }),
+      };
     },
 
     /** The same address on the same job: the existing application; the new file is not kept. */

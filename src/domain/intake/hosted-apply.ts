@@ -21,6 +21,10 @@ export interface HostedSubmission {
   source: 'integrator_site' | 'job_page';
   /** The upload the page's script sent, or the form's file kept by `keepFile`. */
   uploadId: string;
+  /** The answers to the job's questions, typed as the API takes them (§5). */
+  answers?: ApplicationWrite['answers'];
+  /** Where the candidate came from: the route, and the landing address's utm_* (§5, Source). */
+  sourceDetail?: ApplicationWrite['source'];
 }
 
 /**
@@ -66,6 +70,8 @@ export function createHostedApplyService(deps: {
         ...(location ? { location } : {}),
         ...(coverNote ? { coverNote } : {}),
         cv: { uploadId: form.uploadId },
+        ...(form.answers && form.answers.length > 0 ? { answers: form.answers } : {}),
+        ...(form.sourceDetail ? { source: form.sourceDetail } : {}),
         consent: {
           consentTextId: text.consentTextId,
           version: text.version,

@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import { MAX_UPLOAD_BYTES, type UploadSlot } from '../../contract/intake.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -221,6 +222,27 @@ export function createUploadService(deps: {
         });
       if (verdict.ok) return verdict;
       return refuse(upload, verdict.reason, locale);
+    },
+
+    /**
+     * A file answer's check (§5): within the CV size limit and starting as a PDF does. Not the CV
+     * checks: the file is kept as sent, never built into a CV. Reads only.
+     */
+    async looksLikePdf(upload: UploadRow): Promise<boolean> {
+      if (upload.bytes > limits.maxBytes) return false;
+      const head = await files
+        .withLocalFile(upload.id, async (file) => {
+          const handle = await fsp.open(file, 'r');
+          try {
+            const buffer = Buffer.alloc(5);
+            await handle.read(buffer, 0, 5, 0);
+            return buffer.toString('latin1');
+          } finally {
+            await handle.close();
+          }
+        })
+        .catch(() => '');
+      return head === '%PDF-';
     },
 
     discard,

@@ -54,6 +54,7 @@ export function toJobView(row: JobViewRow, account: JobCompany, now: Date, baseU
     responsibilities: words.responsibilities ?? [],
     skills: words.skills ?? [],
     benefits: words.benefits ?? [],
+    questions: words.questions ?? [],
   };
   for (const field of OPTIONAL_WORDS) {
     if (words[field] !== undefined && words[field] !== null) job[field] = words[field];

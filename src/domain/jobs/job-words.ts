@@ -5,9 +5,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { LOCKED_WHEN_MANAGED, type PUBLISH_REQUIREMENTS } from '../../contract/errors.ts';
 import { WORD_FIELDS } from '../../contract/job.ts';
+import type { Question } from '../../contract/questions.ts';
 import { sanitizeDescription } from '../../lib/sanitize.ts';
 import { parseInstant } from '../../lib/time.ts';
 import { badRequest } from '../errors.ts';
+import { checkQuestions } from './question-rules.ts';
 
 /** An ad's words as stored (JSONB): the fields of contract/job.ts's word schema. */
 export type Words = Record<string, unknown>;
@@ -20,6 +22,15 @@ export function pickWords(input: Words): Words {
   // Sanitised on write with the hosted page's allow-list: integrators who render the description
   // get the same safe HTML the page shows (no scripts, handlers, styles or foreign schemes).
   if (typeof words.description === 'string') words.description = sanitizeDescription(words.description);
+  // [] clears like null (stored absent); `required` is stored explicitly, false by default.
+  if (Array.isArray(words.questions))
+    words.questions =
+      words.questions.length === 0
+        ? null
+        : (words.questions as Record<string, unknown>[]).map((q) => ({
+            ...q,
+            required: q.required === true,
+          }));
   return words;
 }
 
@@ -31,6 +42,7 @@ export function mergeWords(base: Words, sent: Words): Words {
 }
 
 export function checkWords(words: Words): void {
+  if (Array.isArray(words.questions)) checkQuestions(words.questions as Question[]);
   const salary = words.salary as { min?: number; max?: number; currency?: string } | null | undefined;
   if (salary?.min !== undefined && salary.max !== undefined && salary.min > salary.max) {
     throw badRequest('salary.min must not exceed salary.max.', { field: 'salary.min' });

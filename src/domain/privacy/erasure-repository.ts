@@ -130,6 +130,11 @@ export const erasureRepository = {
     await db.deleteFrom('mail_outbox').where('subject_ref', '=', `${row.kind}:${row.id}`).execute();
   },
 
+  /** The upload rows of files erased with the subject (their ids are the files' keys). */
+  async deleteUploads(db: Db, ids: string[]): Promise<void> {
+    if (ids.length > 0) await db.deleteFrom('uploads').where('id', 'in', ids).execute();
+  },
+
   /** The account's matches of the subject, before matching erases them (for a receipt's count). */
   async countMatches(db: Db, row: ErasableRow): Promise<number> {
     const found = await db

@@ -16,11 +16,14 @@ export const FORM_LIMITS = {
   /** The console's forms (a job's description is the longest field). */
   console: 262_144,
   /** The apply form posted without its file (the script sent the file to its upload slot). */
-  apply: 64_000,
+  apply: 512_000,
   /** A form of buttons only (the claim page): nothing in its body is read. */
   buttons: 1024,
-  /** The apply form with its file: @fastify/multipart's limits (the file's is the CV limit). */
-  multipart: { files: 1, fields: 20, fieldSize: 20_000, parts: 30 },
+  /**
+   * The apply form with its file: @fastify/multipart's limits (the file's is the CV limit). Room
+   * for the job's questions (at most 30, a file answer each at most, a multi-select's values).
+   */
+  multipart: { files: 31, fields: 400, fieldSize: 40_000, parts: 450 },
 } as const;
 
 export function formFrom(params: URLSearchParams): Form {

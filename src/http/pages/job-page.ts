@@ -14,6 +14,7 @@ import {
 } from '../../lib/html.ts';
 import { plainText, sanitizeDescription } from '../../lib/sanitize.ts';
 import type { Route } from '../types.ts';
+import { readUtm, utmQuery } from './apply/question-fields.ts';
 import { hostedErrorPage } from './error-page.ts';
 import { formatDate, PAGE_LANGS, PAGE_WORDS, type PageLang, type PageWords, pageLang } from './i18n.ts';
 import { countryName, LISTING_WORDS } from './listing-words.ts';
@@ -158,12 +159,13 @@ function renderJob(
   lang: PageLang,
   live: boolean,
   pathFor: (l: PageLang) => string,
+  carry = '',
 ): SafeHtml {
   const w = PAGE_WORDS[lang];
   const required = job.skills.filter((s) => s.level === 'required').map((s) => s.name);
   const nice = job.skills.filter((s) => s.level === 'nice_to_have').map((s) => s.name);
   const apply = live
-    ? html`<p><a class="button" href="${safeUrl(`${job.applyLink}?lang=${lang}&via=job_page`)}">${w.apply}</a></p>`
+    ? html`<p><a class="button" href="${safeUrl(`${job.applyLink}?lang=${lang}&via=job_page${carry}`)}">${w.apply}</a></p>`
     : html`<div class="alert" role="status"><h2>${w.closedTitle}</h2><p>${w.closedBody}</p></div>`;
   const logo =
     job.company.logoUrl &&
@@ -190,6 +192,7 @@ export function sendJobPreview(
     responsibilities: [],
     skills: [],
     benefits: [],
+    questions: [],
     ...defined,
     title: typeof words.title === 'string' && words.title !== '' ? words.title : 'Untitled job',
     company: { name: companyName, ...(logoUrl ? { logoUrl } : {}) },
@@ -258,7 +261,14 @@ export const jobPage: Route = (app, { services: { publicJobs, pageViews } }) => 
         live ? 200 : 410,
         lang,
         `${found.job.title} · ${found.job.company.name}`,
-        renderJob(found.job, lang, live, pathFor),
+        // The landing address's utm_* go on to the apply page, and into the application (§5).
+        renderJob(
+          found.job,
+          lang,
+          live,
+          pathFor,
+          utmQuery(readUtm((name) => (request.query as Record<string, unknown>)[name])),
+        ),
         {
           head,
           public: true,

@@ -22,6 +22,18 @@ export const listJobApplications: Route = (app, { services: { pipeline } }) => {
   );
 };
 
+/**
+ * The job's voluntary demographic answers as counts per question and value (extensions.md §5); a
+ * count under 5 is `null` with `fewerThan5: true`. Never per application.
+ */
+export const jobDemographics: Route = (app, { services: { applications } }) => {
+  app.get(
+    '/console/v1/accounts/:accountId/jobs/:jobId/demographics',
+    { config: { console: true }, schema: { hide: true, params: JobApplicationsParams } },
+    async (request) => applications.demographicCounts(request.params.accountId, request.params.jobId),
+  );
+};
+
 const PersonPath = Type.Object({ personId: Text({ minLength: 1, maxLength: 64 }) });
 const UploadId = Type.Object(
   { uploadId: Text({ minLength: 1, maxLength: 64 }) },

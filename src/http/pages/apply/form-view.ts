@@ -10,6 +10,7 @@ import { PAGE_WORDS, type PageLang, type PageWords, pageLang, preferredLang } fr
 import { siteHeader } from '../job-page.ts';
 import { sendPage } from '../page-shell.ts';
 import { APPLY_WORDS } from './apply-words.ts';
+import { emptyQuestionState, type QuestionState, questionFields } from './question-fields.ts';
 import { SENDING_STYLE, sendingControls } from './sending-view.ts';
 
 export const CSRF_COOKIE = 'apply_csrf';
@@ -21,6 +22,8 @@ export type Values = Partial<Record<TextField, string>>;
 export interface FormState {
   values: Values;
   errors: Partial<Record<Field, string>>;
+  /** The job's questions' values, kept files and errors, and the landing's utm (question-fields.ts). */
+  questions?: QuestionState;
 }
 
 /** The nonce of the form's SameSite cookie, if the request carries a well-formed one. */
@@ -92,7 +95,7 @@ export function renderForm({ job, lang, token, state, maxBytes, source, kept, po
     : Object.keys(state.errors).length > 0
       ? w.fixErrors
       : null;
-  return html`${siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`)}<h1>${w.applyFor(job.title, job.company.name)}</h1>${alert && html`<p class="alert" role="alert">${alert}</p>`}<form method="post" action="${formAction(job.id, lang, token)}" enctype="multipart/form-data" id="apply-form" data-job-id="${job.id}" data-max-bytes="${maxBytes}" ${powBits > 0 && html` data-pow-bits="${powBits}"`} novalidate><input type="hidden" name="csrf" value="${token}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept?.uploadId}"><input type="hidden" name="cvName" value="${kept?.name}">${field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' })}${field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' })}${field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' })}${field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' })}<label for="cv">${w.cv}</label><p class="hint" id="cv-hint">${w.cvHint(mb)}</p>${keptNote}${cvError && html`<p class="error" id="cv-error">${cvError}</p>`}<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${!kept && html` required`} aria-describedby="${describedBy}"${cvError && html` aria-invalid="true"`}>${field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true })}<div class="hp" aria-hidden="true"><label for="website">${w.honeypot}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div><section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${w.consentHeading}</h2><p lang="${lang}">${consent.text}</p></section>${sendingControls(lang, powBits)}</form>`;
+  return html`${siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`)}<h1>${w.applyFor(job.title, job.company.name)}</h1>${alert && html`<p class="alert" role="alert">${alert}</p>`}<form method="post" action="${formAction(job.id, lang, token)}" enctype="multipart/form-data" id="apply-form" data-job-id="${job.id}" data-max-bytes="${maxBytes}" ${powBits > 0 && html` data-pow-bits="${powBits}"`} novalidate><input type="hidden" name="csrf" value="${token}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept?.uploadId}"><input type="hidden" name="cvName" value="${kept?.name}">${field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' })}${field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' })}${field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' })}${field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' })}<label for="cv">${w.cv}</label><p class="hint" id="cv-hint">${w.cvHint(mb)}</p>${keptNote}${cvError && html`<p class="error" id="cv-error">${cvError}</p>`}<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${!kept && html` required`} aria-describedby="${describedBy}"${cvError && html` aria-invalid="true"`}>${field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true })}${questionFields(job.questions ?? [], state.questions ?? emptyQuestionState(), lang, maxBytes)}<div class="hp" aria-hidden="true"><label for="website">${w.honeypot}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div><section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${w.consentHeading}</h2><p lang="${lang}">${consent.text}</p></section>${sendingControls(lang, powBits)}</form>`;
 }
 
 /** The role does not exist (404) or no longer takes applications (410). */

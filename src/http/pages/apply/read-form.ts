@@ -20,13 +20,30 @@ export interface FormFile {
 export async function readForm(
   request: FastifyRequest,
   dir: string,
-): Promise<{ fields: Form; file: FormFile | null }> {
+): Promise<{ fields: Form; file: FormFile | null; answerFiles: Map<string, FormFile> }> {
+  const answerFiles = new Map<string, FormFile>();
   // Posted without its file (the script sent it to its upload slot): a urlencoded form.
-  if (!request.isMultipart()) return { fields: formOf(request), file: null };
+  if (!request.isMultipart()) return { fields: formOf(request), file: null, answerFiles };
   const fields = new URLSearchParams();
   let file: FormFile | null = null;
   for await (const part of request.parts()) {
-    if (part.type === 'file') {
+    if (part.type === 'file' && /^qf_[a-z0-9_]{1,40}$/.test(part.fieldname) && part.filename !== '') {
+      // A file question's answer (question-fields.ts): kept apart from the CV, under its question.
+      const questionId = part.fieldname.slice(3);
+      if (answerFiles.has(questionId)) {
+        part.file.resume();
+        continue;
+      }
+      const target = path.join(dir, `answer-${answerFiles.size}.pdf`);
+      await pipeline(part.file, fs.createWriteStream(target, { mode: 0o600 }));
+      const { size } = await fsp.stat(target);
+      answerFiles.set(questionId, {
+        path: target,
+        bytes: size,
+        name: part.filename.slice(0, INTAKE_MAX.fileName),
+        truncated: part.file.truncated,
+      });
+    } else if (part.type === 'file') {
       if (part.fieldname !== 'cv' || file !== null || part.filename === '') {
         part.file.resume();
         continue;
@@ -44,5 +61,5 @@ export async function readForm(
       fields.append(part.fieldname, part.value);
     }
   }
-  return { fields: formFrom(fields), file };
+  return { fields: formFrom(fields), file, answerFiles };
 }

@@ -4,6 +4,7 @@ import type { App } from '../../types.ts';
 import { countPageView } from '../page-views.ts';
 import { type ApplyDeps, formPage } from './apply-context.ts';
 import { closedPage, langOf } from './form-view.ts';
+import { emptyQuestionState, readUtm } from './question-fields.ts';
 
 export const ApplyParams = Type.Object({ jobId: Text({ minLength: 1, maxLength: 64 }) });
 
@@ -18,7 +19,11 @@ export function showApplyForm(app: App, deps: ApplyDeps): void {
     return formPage(deps, reply, {
       job: target.job,
       lang,
-      state: { values: {}, errors: {} },
+      state: {
+        values: {},
+        errors: {},
+        questions: emptyQuestionState(readUtm((name) => (request.query as Record<string, unknown>)[name])),
+      },
       status: 200,
       source: via,
     });

@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INTAKE_MAX } from '../../../contract/intake.ts';
 import type { AuthoredJob } from '../../../contract/job.ts';
+import type { Question } from '../../../contract/questions.ts';
 import { AppError } from '../../../domain/errors.ts';
+import type { HostedSubmission } from '../../../domain/intake/hosted-apply.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
 import { EMAIL_MAX_LENGTH, isEmailAddress } from '../../../lib/email.ts';
 import { rejectionMessage } from '../../../pdf/cv-check.ts';
@@ -25,7 +27,16 @@ import {
   tooManyPage,
   type Values,
 } from './form-view.ts';
-import { readForm } from './read-form.ts';
+import {
+  problemText,
+  type QuestionState,
+  readKeptFiles,
+  readQuestionValues,
+  readUtm,
+  typedAnswers,
+  UTM_PARAMS,
+} from './question-fields.ts';
+import { type FormFile, readForm } from './read-form.ts';
 import { ApplyParams } from './show-form.ts';
 
 const LIMITS: Record<TextField, number> = {
@@ -78,7 +89,8 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
         formPage(deps, reply, {
           job: admitted.job,
           lang: form.lang,
-          state,
+          // The questions' values and kept files come back with every answer of the form.
+          state: { questions: form.questions, ...state },
           status,
           source: form.source,
           ...(kept ? { kept } : {}),
@@ -99,6 +111,8 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
           userAgent: String(request.headers['user-agent'] ?? 'unknown'),
           source: form.source,
           uploadId: form.uploadId,
+          answers: form.answers,
+          ...(form.sourceDetail ? { sourceDetail: form.sourceDetail } : {}),
         });
         // A repeated application gets the very same page: nobody learns whether a person applied.
         return sentPage(reply, form.lang, admitted.job, form.values.email!.trim());
@@ -170,6 +184,10 @@ interface Submission {
   /** The upload to apply with: the form's file, kept first, or the one the script sent. */
   uploadId: string | null;
   kept?: Kept;
+  /** The job's questions as the form answered them, and those answers typed (question-fields.ts). */
+  questions: QuestionState;
+  answers: ReturnType<typeof typedAnswers>;
+  sourceDetail?: HostedSubmission['sourceDetail'];
 }
 
 /** Reads the form (multipart with its file, or urlencoded), keeps its file, and checks its fields. */
@@ -181,13 +199,22 @@ async function readSubmission(
 ): Promise<Submission> {
   const { hostedApply, cvLimits } = deps.services;
   const query = request.query as { via?: unknown };
-  const { fields, file } = await readForm(request, dir);
+  const { fields, file, answerFiles } = await readForm(request, dir);
   const lang = langOf(request, fields.has('lang') ? fields.get('lang') : undefined);
   const source = hostedSource(fields.has('via') ? fields.get('via') : query.via);
   const w = PAGE_WORDS[lang];
   const values: Values = Object.fromEntries(FIELDS.map((id) => [id, fields.get(id)])) as Values;
-  if (fields.get('website')) return { lang, source, values, honeypot: true, errors: {}, uploadId: null };
+  const asked = admitted.job.questions ?? [];
+  const questions: QuestionState = {
+    values: readQuestionValues(asked, fields),
+    kept: readKeptFiles(asked, fields),
+    errors: {},
+    utm: readUtm((name) => fields.get(name)),
+  };
+  if (fields.get('website'))
+    return { lang, source, values, honeypot: true, errors: {}, uploadId: null, questions, answers: [] };
   const errors = checkValues(values, w);
+  await keepAnswerFiles(deps, admitted, asked, answerFiles, questions, lang);
   let kept: Kept | undefined;
   let uploadId = fields.get('uploadId') || null;
   if (file?.truncated) {
@@ -203,7 +230,48 @@ async function readSubmission(
     const name = fields.get('cvName').slice(0, INTAKE_MAX.fileName);
     kept = { uploadId, name: name || APPLY_WORDS[lang].earlierFile };
   }
-  return { lang, source, values, honeypot: false, errors, uploadId, ...(kept ? { kept } : {}) };
+  if (Object.keys(questions.errors).length > 0) errors.form = w.fixErrors;
+  const answers = typedAnswers(asked, questions.values, questions.kept);
+  const utm = Object.entries(questions.utm).map(([name, value]) => [
+    UTM_PARAMS[name as keyof typeof UTM_PARAMS],
+    value,
+  ]);
+  // The route is the channel; the landing's utm_* beside it (stored as sent, §5 Source).
+  const sourceDetail =
+    utm.length > 0 || source === 'job_page' ? { channel: source, ...Object.fromEntries(utm) } : undefined;
+  return {
+    lang,
+    source,
+    values,
+    honeypot: false,
+    errors,
+    uploadId,
+    ...(kept ? { kept } : {}),
+    questions,
+    answers,
+    ...(sourceDetail ? { sourceDetail } : {}),
+  };
+}
+
+/** The file questions' files, kept as hosted uploads like the CV (a too large one is named). */
+async function keepAnswerFiles(
+  deps: ApplyDeps,
+  admitted: Admitted,
+  asked: readonly Question[],
+  files: Map<string, FormFile>,
+  questions: QuestionState,
+  lang: PageLang,
+): Promise<void> {
+  for (const q of asked) {
+    const file = files.get(q.id);
+    if (q.type !== 'file' || !file) continue;
+    if (file.truncated) {
+      questions.errors[q.id] = problemText(lang, 'upload_invalid');
+      continue;
+    }
+    const uploadId = await deps.services.hostedApply.keepFile(admitted.accountId, admitted.bucket, file);
+    questions.kept[q.id] = { uploadId, name: file.name };
+  }
 }
 
 /** The intake service's refusal as a page: the form again with the field named, or a page of its own. */
@@ -218,6 +286,15 @@ function answerRefusal(
   const w = PAGE_WORDS[lang];
   const extra = error.extra as { detail?: string; fix?: string; field?: unknown };
   if (error.code === 'job_not_open') return closedPage(reply, lang, job);
+  if (error.code === 'answers_invalid') {
+    // Every refused answer named at its question; a refused file is not kept.
+    const questions: QuestionState = { ...form.questions, errors: {}, kept: { ...form.questions.kept } };
+    for (const { questionId, problem } of (error as AppError<'answers_invalid'>).extra.fields) {
+      questions.errors[questionId] ??= problemText(lang, problem);
+      if (problem === 'upload_invalid') delete questions.kept[questionId];
+    }
+    return again({ values, errors: { form: w.fixErrors }, questions }, 422, kept);
+  }
   // The file was refused and erased: it is not kept.
   if (error.code === 'cv_rejected')
     return again({ values, errors: { cv: `${extra.detail} ${extra.fix}` } }, 422);

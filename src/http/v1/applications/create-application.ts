@@ -28,6 +28,7 @@ export const createApplication: Route = (app, { services: { applications, idempo
             'job_not_open',
             'consent_invalid',
             'attestation_required',
+            'answers_invalid',
             'daily_cap_reached',
             'upload_invalid',
             'cv_rejected',
