@@ -375,8 +375,15 @@ describe('demographic answers', () => {
     const { web } = await signedIn(ctx.app, account.id, 'admin');
     const page = await web.get(`/console/jobs/${jobId}/applications`);
     assert.equal(page.statusCode, 200, page.body);
-    assert.ok(page.body.includes('Hello there'), 'the page shows the other answers');
-    assert.ok(!page.body.includes(MARKER) && !page.body.includes('group_b'), 'not on the console page');
+    assert.ok(!page.body.includes(MARKER) && !page.body.includes('group_b'), 'not on the applications table');
+    // The answers are on the application's own page (the table lists applications).
+    const detail = await web.get(`/console/applications/${one.json().applicationId}`);
+    assert.equal(detail.statusCode, 200, detail.body);
+    assert.ok(detail.body.includes('Hello there'), 'the application page shows the other answers');
+    assert.ok(
+      !detail.body.includes(MARKER) && !detail.body.includes('group_b'),
+      'not on the application page',
+    );
     assert.ok(!lines.some((line) => line.includes(MARKER)), 'not in any log line');
   });
 

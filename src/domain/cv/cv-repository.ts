@@ -115,16 +115,6 @@ export const cvRepository = {
     return row !== undefined;
   },
 
-  /** The uploads an application's file answers name (§5): their files are kept and erased with the CV's. */
-  async answerFiles(db: Db, kind: SubjectKind, id: string): Promise<string[]> {
-    if (kind !== 'application') return [];
-    const row = await db.selectFrom('applications').select('answers').where('id', '=', id).executeTakeFirst();
-    return (row?.answers ?? []).flatMap((a) => {
-      const value = a.value as { uploadId?: unknown } | null | undefined;
-      return a.questionId && typeof value?.uploadId === 'string' ? [value.uploadId] : [];
-    });
-  },
-
   async insertVirtualCv(
     db: Db,
     row: {

@@ -130,6 +130,19 @@ export const erasureRepository = {
     await db.deleteFrom('mail_outbox').where('subject_ref', '=', `${row.kind}:${row.id}`).execute();
   },
 
+  /** The uploads an application's file answers name (§5): their files go with the application. */
+  async answerFiles(db: Db, applicationId: string): Promise<string[]> {
+    const row = await db
+      .selectFrom('applications')
+      .select('answers')
+      .where('id', '=', applicationId)
+      .executeTakeFirst();
+    return (row?.answers ?? []).flatMap((a) => {
+      const value = a.value as { uploadId?: unknown } | null | undefined;
+      return a.questionId && typeof value?.uploadId === 'string' ? [value.uploadId] : [];
+    });
+  },
+
   /** The upload rows of files erased with the subject (their ids are the files' keys). */
   async deleteUploads(db: Db, ids: string[]): Promise<void> {
     if (ids.length > 0) await db.deleteFrom('uploads').where('id', 'in', ids).execute();

@@ -1,5 +1,4 @@
 import type { Db } from '../../db/connect.ts';
-import { cvRepository } from '../cv/cv-repository.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 import { type ErasableKind, type ErasableRow, erasureRepository } from './erasure-repository.ts';
 
@@ -95,7 +94,7 @@ export function createErasure(ports: ErasurePorts) {
       for (const erase of ports.also ?? []) await erase(trx, kind, id);
       const screenings = await erasureRepository.eraseScreeningMessages(trx, row);
       // The files of the application's file answers (§5) are the account's copies: they always go.
-      const answerFiles = kind === 'application' ? await cvRepository.answerFiles(trx, kind, id) : [];
+      const answerFiles = kind === 'application' ? await erasureRepository.answerFiles(trx, id) : [];
       await erasureRepository.erasePersonal(trx, row, { keepCv, cvDeleted }, options.at);
       await erasureRepository.deleteUploads(trx, answerFiles);
       await announce(trx, row, cvDeleted);
