@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
-import type { Page } from 'playwright-core';
 import { ManualClock } from '../src/lib/clock.ts';
 import { consoleCall, unique } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
-import { assertHeadingOutline, NO_CHROMIUM, offlineContext, useBrowser } from './support/browser.ts';
+import { accessibleAtBothWidths, NO_CHROMIUM, offlineContext, useBrowser } from './support/browser.ts';
 import { mailTo } from './support/mail.ts';
 
 /**
@@ -18,16 +14,8 @@ import { mailTo } from './support/mail.ts';
  * 1280 px; screenshots go to /work/notes/shots/ (SHOTS overrides).
  */
 
-const SHOTS = process.env.SHOTS ?? '/work/notes/shots';
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long and careful password';
 const NEW_PASSWORD = 'another long careful password';
-
-interface AxeResult {
-  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-}
-declare const axe: { run(context: unknown, options: unknown): Promise<AxeResult> };
-declare const document: unknown;
 
 const ctx = useTestApp({ listen: true, clock: new ManualClock(new Date('2026-03-15T09:00:00.000Z')) });
 const browser = useBrowser();
@@ -35,30 +23,6 @@ const browser = useBrowser();
 function codeFor(base32: string): string {
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(base32), digits: 6, period: 30 });
   return totp.generate({ timestamp: ctx.clock.now().getTime() });
-}
-
-/** No serious or critical axe-core violation at 390 and 1280 px; a full-page screenshot at each. */
-async function check(page: Page, name: string): Promise<void> {
-  await assertHeadingOutline(page, name);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.evaluate(AXE);
-    const result = await page.evaluate(() =>
-      axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'] },
-      }),
-    );
-    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map(
-        (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      [],
-      `${name} at ${width} px`,
-    );
-    await page.screenshot({ path: path.join(SHOTS, `safety-${name}-${width}.png`), fullPage: true });
-  }
 }
 
 describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
@@ -86,11 +50,11 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     assert.equal(await page.locator('svg[role="img"]').count(), 1, 'a QR code drawn as SVG');
     const key = (await page.locator('#totp-key').inputValue()).replaceAll(' ', '');
     assert.match(key, /^[A-Z2-7]{32}$/);
-    await check(page, 'security-setup');
+    await accessibleAtBothWidths(page, 'safety-security-setup');
     await page.getByLabel('Code from your app').fill(codeFor(key));
     await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
     assert.match((await page.locator('.flash').textContent()) ?? '', /Two-step sign-in is on/);
-    await check(page, 'security-on');
+    await accessibleAtBothWidths(page, 'safety-security-on');
 
     // Sign out and in again: the password, then a code (the next 30 s step: a code is good once).
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -98,7 +62,7 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     assert.match(page.url(), /\/console\/login\/code$/);
-    await check(page, 'sign-in-code');
+    await accessibleAtBothWidths(page, 'safety-sign-in-code');
     ctx.clock.advance(30_000);
     await page.getByLabel('Code from your app').fill(codeFor(key));
     await page.getByRole('button', { name: 'Verify code' }).click();
@@ -118,13 +82,13 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     assert.ok(await copy.isVisible(), 'the copy button is there');
     await copy.click();
     await page.locator('#new-secret-status', { hasText: /Copied|by hand/ }).waitFor();
-    await check(page, 'key-minted');
+    await accessibleAtBothWidths(page, 'safety-key-minted');
     assert.equal(await keys(), 1);
     await page.reload();
     assert.match((await page.locator('main').textContent()) ?? '', /Already shown/);
     assert.ok(!(await page.content()).includes(secret), 'the secret is not shown again');
     assert.equal(await keys(), 1, 'the reload minted nothing');
-    await check(page, 'key-already-shown');
+    await accessibleAtBothWidths(page, 'safety-key-already-shown');
 
     // Forgot password: the mailed link, a new password, then sign in with it (and a code).
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -135,15 +99,15 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
       (await page.locator('main').textContent()) ?? '',
       /link to choose a new password is on its way/,
     );
-    await check(page, 'forgot-sent');
+    await accessibleAtBothWidths(page, 'safety-forgot-sent');
     const mail = (await mailTo(ctx.app, email)).find((m) => /Reset/.test(m.subject))!;
     const link = /https?:\/\/\S+\/console\/reset\/[A-Za-z0-9_-]{43}/.exec(mail.text)![0];
     await page.goto(link.replace(/^https?:\/\/[^/]+/, ctx.baseUrl));
-    await check(page, 'reset-form');
+    await accessibleAtBothWidths(page, 'safety-reset-form');
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Set new password' }).click();
     assert.match((await page.locator('main').textContent()) ?? '', /password is changed/);
-    await check(page, 'sign-in-after-reset');
+    await accessibleAtBothWidths(page, 'safety-sign-in-after-reset');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -159,7 +123,7 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     await page.goto(`${ctx.baseUrl}/console/settings`);
     await page.getByRole('button', { name: 'Require two-step sign-in' }).click();
     assert.match((await page.locator('.flash').textContent()) ?? '', /is required/);
-    await check(page, 'settings-required');
+    await accessibleAtBothWidths(page, 'safety-settings-required');
     const recruiterEmail = `${unique('recruiter')}@example.com`.toLowerCase();
     const recruiterInvite = await consoleCall(ctx.app, 'POST', `/accounts/${account.id}/users`, {
       email: recruiterEmail,
@@ -172,7 +136,7 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     await other.getByLabel('Password').fill(PASSWORD);
     await other.getByRole('button', { name: 'Set password and sign in' }).click();
     assert.match(other.url(), /\/console\/login\/setup$/);
-    await check(other, 'sign-in-setup');
+    await accessibleAtBothWidths(other, 'safety-sign-in-setup');
     const recruiterKey = (await other.locator('#totp-key').inputValue()).replaceAll(' ', '');
     await other.getByLabel('Code from your app').fill(codeFor(recruiterKey));
     await other.getByRole('button', { name: 'Turn on and sign in' }).click();
@@ -180,7 +144,7 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
 
     // Recovery: the admin resets the recruiter's second factor from Users.
     await page.getByRole('link', { name: 'Users' }).click();
-    await check(page, 'users');
+    await accessibleAtBothWidths(page, 'safety-users');
     await page.getByRole('button', { name: `Reset two-step sign-in of ${recruiterEmail}` }).click();
     assert.match((await page.locator('.flash').textContent()) ?? '', /is reset/);
     await other.reload();

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { ManualClock } from '../src/lib/clock.ts';
 import { intakeAccount, unique } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
-import { NO_CHROMIUM, offlineContext, submitApplyForm, useBrowser } from './support/browser.ts';
+import {
+  NO_CHROMIUM,
+  offlineContext,
+  seriousAxeFindings,
+  submitApplyForm,
+  useBrowser,
+} from './support/browser.ts';
 import { createPublished } from './support/jobs.ts';
 
 // The hosted apply page with a question of every type (extensions.md §5) in Chromium: reached from
@@ -14,15 +18,6 @@ import { createPublished } from './support/jobs.ts';
 // values kept, then sent with the answers typed and the source carried; axe-core finds no serious
 // or critical violation at 390 and 1280 px. Screenshots in /work/notes/shots/.
 
-declare const axe: {
-  run(
-    context: unknown,
-    options: unknown,
-  ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-};
-declare const document: unknown;
-
-const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 const CV_PDF = path.resolve(import.meta.dirname, 'fixtures', 'pdf', 'cv-2-pages.pdf');
 const SHOTS = '/work/notes/shots';
 
@@ -78,17 +73,6 @@ const ctx = useTestApp(
 const browser = useBrowser();
 let intake: Awaited<ReturnType<typeof intakeAccount>>;
 
-async function axeSerious(page: Page, label: string): Promise<void> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(() => axe.run(document, { resultTypes: ['violations'] }));
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    [],
-    `${label}: no serious or critical axe violation`,
-  );
-}
-
 describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () => {
   test('every type answered, errors tied to their fields, values kept, source carried, axe clean', async () => {
     const job = await createPublished(intake.api, {
@@ -106,7 +90,7 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
 
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await axeSerious(page, `form at ${width}px`);
+      assert.deepEqual(await seriousAxeFindings(page), [], `form at ${width}px`);
       await page.screenshot({ path: path.join(SHOTS, `apply-questions-${width}.png`), fullPage: true });
     }
     // The demographic question in its own section, saying it is voluntary, with "Prefer not to say".
@@ -147,7 +131,7 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
     assert.ok(await voluntary.getByRole('radio', { name: 'Prefer not to say' }).isChecked());
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await axeSerious(page, `errors at ${width}px`);
+      assert.deepEqual(await seriousAxeFindings(page), [], `errors at ${width}px`);
       await page.screenshot({
         path: path.join(SHOTS, `apply-questions-errors-${width}.png`),
         fullPage: true,

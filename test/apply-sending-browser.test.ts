@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
@@ -8,7 +6,13 @@ import { ManualClock } from '../src/lib/clock.ts';
 import { openForm, send } from './apply-form-client.ts';
 import { intakeAccount, unique } from './support/accounts.ts';
 import { BASE_URL, useTestApp } from './support/app.ts';
-import { NO_CHROMIUM, offlineContext, submitApplyForm, useBrowser } from './support/browser.ts';
+import {
+  NO_CHROMIUM,
+  offlineContext,
+  seriousAxeFindings,
+  submitApplyForm,
+  useBrowser,
+} from './support/browser.ts';
 import { pdfFixture } from './support/intake.ts';
 import { createPublished } from './support/jobs.ts';
 
@@ -30,7 +34,6 @@ const SHOTS = process.env.SHOTS ?? '/work/notes/shots';
 const WAIT_MS = 6000;
 const BURST = 3;
 const BUTTON = 'I agree — send my application';
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const ctx = useTestApp({
   listen: true,
@@ -102,16 +105,6 @@ async function fill(page: Page) {
   await page.getByLabel('Full name').fill('Amara Okafor');
   await page.getByLabel('Email', { exact: true }).fill(`${unique('sending').toLowerCase()}@example.com`);
   await page.getByLabel('Your CV (PDF)').setInputFiles(CV_PDF);
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = (await page.evaluate('axe.run(document)')) as {
-    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 let intake: Awaited<ReturnType<typeof intakeAccount>>;
@@ -248,7 +241,7 @@ describe('the apply page while sending, in Chromium at 390 px with the CPU slowe
       const role = await job(`Progress Role ${width}`);
       const w = await open(width);
       await w.page.goto(role.applyLink);
-      assert.deepEqual(await seriousViolations(w.page), [], 'the form');
+      assert.deepEqual(await seriousAxeFindings(w.page), [], 'the form');
       await fill(w.page);
       // A slow line: the CV's 60 kB take a few seconds to go up.
       const cdp = await w.context.newCDPSession(w.page);
@@ -276,7 +269,7 @@ describe('the apply page while sending, in Chromium at 390 px with the CPU slowe
       assert.match((await w.page.locator('#apply-upload-text').textContent()) ?? '', /^\d+% uploaded$/);
       assert.equal(await w.page.getByLabel('Uploading your CV').count(), 1, 'the bar has its label');
       await w.page.screenshot({ path: path.join(SHOTS, `apply-sending-${width}.png`), fullPage: true });
-      assert.deepEqual(await seriousViolations(w.page), [], 'the sending state');
+      assert.deepEqual(await seriousAxeFindings(w.page), [], 'the sending state');
       // A second press while sending sends nothing more (forced: the button says it is disabled).
       await button.click({ force: true });
       const res = await navigation;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ManualClock } from '../src/lib/clock.ts';
+import { signedIn } from './console-web-client.ts';
 import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
 import { assertNoTrace, dumpDatabase } from './support/dump.ts';
@@ -334,5 +335,65 @@ describe('access and erasure requests', () => {
     assert.equal(unknown.statusCode, 404, unknown.body);
     const listUnknown = await consoleCall(ctx.app, 'GET', '/accounts/acc_nope/people/erasures');
     assert.equal(listUnknown.statusCode, 404);
+  });
+});
+
+describe('the Data protection page (admins)', () => {
+  test('an admin sets the retention, downloads a person’s data and erases it; a recruiter cannot; nothing of the address in a URL or the trail', async () => {
+    const intake = await intakeAccount(ctx.app);
+    const job = await createPublished(intake.api, { title: 'Console Clerk' });
+    const who = person('Console');
+    const id = await apply(intake, job.id, who);
+    await drainAll(ctx.worker);
+    const { web } = await signedIn(ctx.app, intake.account.id, 'admin');
+
+    const shown = await web.get('/console/privacy');
+    assert.equal(shown.statusCode, 200, shown.body);
+    assert.match(shown.body, /value="180"/);
+    assert.ok(shown.body.includes('No erasure requests yet.'));
+
+    const saved = await web.post('/console/privacy/retention', {
+      applicationDays: '30',
+      candidateDays: '60',
+    });
+    assert.equal(saved.statusCode, 303, saved.body);
+    const account = await consoleCall(ctx.app, 'GET', `/accounts/${intake.account.id}`);
+    assert.deepEqual(account.json().account.retention, { applicationDays: 30, candidateDays: 60 });
+    await web.get('/console/privacy');
+    const refused = await web.post('/console/privacy/retention', {
+      applicationDays: '2000',
+      candidateDays: '1',
+    });
+    assert.equal(refused.statusCode, 303);
+    assert.ok((await web.get('/console/privacy')).body.includes('from 0 to 1,095'), 'told why');
+
+    const exported = await web.post('/console/privacy/export', { email: who.email });
+    assert.equal(exported.statusCode, 200, exported.body);
+    assert.match(String(exported.headers['content-disposition']), /^attachment; filename="data-export-/);
+    assert.equal(exported.json().applications[0].id, id);
+
+    await web.get('/console/privacy');
+    const unconfirmed = await web.post('/console/privacy/erase', { email: who.email });
+    assert.equal(unconfirmed.statusCode, 303);
+    assert.equal((await application(id)).erased_at, null, 'not without the confirmation');
+    await web.get('/console/privacy');
+    const erased = await web.post('/console/privacy/erase', { email: who.email, confirm: 'yes' });
+    assert.equal(erased.statusCode, 303, erased.body);
+    assert.ok((await application(id)).erased_at);
+    const after = await web.get('/console/privacy');
+    assert.ok(after.body.includes('Erased: 1 application'), 'the flash gives the receipt');
+    assert.ok(after.body.includes('<table class="receipts">'), 'the receipts table');
+    assert.ok(!after.body.toLowerCase().includes(who.email.toLowerCase()), 'no address on the page');
+
+    const trail = await web.get('/console/activity');
+    assert.ok(trail.body.includes('erased everything held about a person'), 'in Activity');
+    assert.ok(trail.body.includes('downloaded everything held about a person'));
+    assert.ok(!trail.body.toLowerCase().includes(who.email.toLowerCase()));
+
+    const recruiter = await signedIn(ctx.app, intake.account.id, 'recruiter');
+    assert.equal((await recruiter.web.get('/console/privacy')).statusCode, 403);
+    await recruiter.web.get('/console/jobs');
+    const forged = await recruiter.web.post('/console/privacy/export', { email: who.email });
+    assert.equal(forged.statusCode, 403, 'a forged post by a role without the right');
   });
 });

@@ -1,60 +1,21 @@
 // The recruiter's pipeline in Chromium: the applications table (search, filter, select three and
 // move them to Shortlisted) and one application's page (add a note, download the CV), each checked
-// by axe-core at 390 and 1280 px, with screenshots in /work/notes/shots/ (or $SHOTS_DIR).
+// by axe-core at 390 and 1280 px, with screenshots in /work/notes/shots/ (or $SHOTS).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seedApplications } from '../bench/pipeline-seed.ts';
 import { consoleCall, intakeAccount } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
-import { assertHeadingOutline, NO_CHROMIUM, offlineContext, useBrowser } from './support/browser.ts';
+import { accessibleAtBothWidths, NO_CHROMIUM, offlineContext, useBrowser } from './support/browser.ts';
 import { applyTo, pdfFixture } from './support/intake.ts';
 import { createPublished } from './support/jobs.ts';
 
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = process.env.SHOTS_DIR ?? '/work/notes/shots';
 const PASSWORD = 'a long and careful password';
 
 const ctx = useTestApp({ listen: true });
 const browser = useBrowser();
-
-declare const axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> };
-declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function axeFindings(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const { violations } = await page.evaluate(() => axe.run(document, { resultTypes: ['violations'] }));
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** At 390 and 1280 px: no sideways scroll at 390, no serious axe finding, a full-page screenshot. */
-async function checkAndShoot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await assertHeadingOutline(page, name);
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    if (width === 390) {
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      assert.ok(overflow <= 0, `${name}: no sideways scrolling at 390 px (${overflow})`);
-    }
-    assert.deepEqual(await axeFindings(page), [], `${name} at ${width} px`);
-    await page.screenshot({ path: path.join(SHOTS, `pipeline-${name}-${width}.png`), fullPage: true });
-  }
-}
 
 async function flash(page: Page): Promise<string> {
   return (await page.locator('.flash').textContent())?.trim() ?? '';
@@ -91,7 +52,7 @@ describe('the pipeline in Chromium', { skip: NO_CHROMIUM }, () => {
       (await page.locator('nav[aria-label="Applications by stage"]').textContent()) ?? '',
       /All\s*121/,
     );
-    await checkAndShoot(page, 'applications');
+    await accessibleAtBothWidths(page, 'pipeline-applications');
 
     // Search by name.
     await page.getByLabel('Name or email').fill('marisol');
@@ -108,7 +69,7 @@ describe('the pipeline in Chromium', { skip: NO_CHROMIUM }, () => {
     assert.ok(filtered > 3, `${filtered} rows`);
     for (const cell of await page.locator('table.apps td[data-label="Came from"]').allTextContents())
       assert.equal(cell.trim(), 'Job page');
-    await checkAndShoot(page, 'applications-filtered');
+    await accessibleAtBothWidths(page, 'pipeline-applications-filtered');
 
     // Select three and move them to Shortlisted (a form post, back to the same filtered list).
     const before = Number(
@@ -155,7 +116,7 @@ describe('the pipeline in Chromium', { skip: NO_CHROMIUM }, () => {
     ]);
     const saved = await download.path();
     assert.ok(fs.readFileSync(saved!).equals(pdfFixture('cv-2-pages.pdf')), 'the original PDF');
-    await checkAndShoot(page, 'application');
+    await accessibleAtBothWidths(page, 'pipeline-application');
 
     const audit = (await consoleCall(ctx.app, 'GET', `/accounts/${accountId}/audit`)).json().entries as {
       action: string;

@@ -1,54 +1,20 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import type { Page } from 'playwright-core';
 import { ManualClock } from '../src/lib/clock.ts';
 import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
-import { assertHeadingOutline, NO_CHROMIUM, offlineContext, useBrowser } from './support/browser.ts';
+import { accessibleAtBothWidths, NO_CHROMIUM, offlineContext, useBrowser } from './support/browser.ts';
 import { applyTo } from './support/intake.ts';
 import { createPublished } from './support/jobs.ts';
 
 // The DOM, as far as the functions run in Chromium below use it (tsconfig has no DOM lib).
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
-declare const axe: {
-  run(options: unknown): Promise<{
-    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-  }>;
-};
 
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = '/work/notes/shots';
 const PASSWORD = 'a long and careful password';
 
 const ctx = useTestApp({ listen: true, clock: new ManualClock(new Date('2026-03-15T09:00:00.000Z')) });
 const browser = useBrowser();
-
-/** No serious or critical axe-core violation; no sideways scrolling; a screenshot, at 390 and 1280 px. */
-async function checkAt(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') does not apply.
-    await page.evaluate(AXE);
-    const { violations } = await page.evaluate(() => axe.run({ resultTypes: ['violations'] }));
-    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-      [],
-      `${name} at ${width} px: no serious or critical violation`,
-    );
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    assert.ok(overflow <= 0, `${name} at ${width} px: no sideways scrolling (${overflow})`);
-    await page.screenshot({ path: path.join(SHOTS, `workspace-${name}-${width}.png`), fullPage: true });
-  }
-  await assertHeadingOutline(page, name);
-}
 
 /** Copies of the account's applications spread over the last 30 days: a busy account's Home. */
 async function manyApplications(accountId: string, count: number): Promise<void> {
@@ -135,13 +101,13 @@ describe('Home and the job form in Chromium', { skip: NO_CHROMIUM }, () => {
       bars.reduce((a, b) => a + b, 0),
       expected.rows[0]!.n,
     );
-    await checkAt(page, 'home');
+    await accessibleAtBothWidths(page, 'workspace-home');
 
     // The Jobs list: counts, each a link to the job's applications.
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
-    await checkAt(page, 'jobs-list');
+    await accessibleAtBothWidths(page, 'workspace-jobs-list');
     await page.getByRole('link', { name: roles[1]!, exact: true }).click();
-    await checkAt(page, 'job-edit');
+    await accessibleAtBothWidths(page, 'workspace-job-edit');
 
     // The full form: a description with a script, previewed; then errors on their fields.
     await page.goto(`${ctx.baseUrl}/console/jobs/new`);
@@ -158,7 +124,7 @@ describe('Home and the job form in Chromium', { skip: NO_CHROMIUM }, () => {
     const kept = (await page.locator('#description-preview .rendered').innerHTML()).trim();
     assert.equal(kept, '<h2>About the role</h2><p>Pick and pack <strong>fast</strong>.</p>');
     assert.equal(await page.getByLabel('Skill 1', { exact: true }).inputValue(), 'Forklift licence');
-    await checkAt(page, 'job-form-preview');
+    await accessibleAtBothWidths(page, 'workspace-job-form-preview');
 
     // The job page preview opens in a new tab, marked Preview; nothing is saved.
     const [preview] = await Promise.all([
@@ -168,7 +134,7 @@ describe('Home and the job form in Chromium', { skip: NO_CHROMIUM }, () => {
     await preview.waitForLoadState();
     assert.match((await preview.locator('.preview').textContent()) ?? '', /Preview/);
     assert.equal(await preview.locator('h1').textContent(), 'Night Shift Picker');
-    await checkAt(preview, 'job-page-preview');
+    await accessibleAtBothWidths(preview, 'workspace-job-page-preview');
     await preview.close();
 
     await page.getByLabel('Lowest pay').fill('a lot');
@@ -176,7 +142,7 @@ describe('Home and the job form in Chromium', { skip: NO_CHROMIUM }, () => {
     await page.getByRole('button', { name: 'Create job' }).click();
     assert.match((await page.locator('.error-summary').textContent()) ?? '', /2 fields need a change/);
     assert.equal(await page.getByLabel('Lowest pay').getAttribute('aria-invalid'), 'true');
-    await checkAt(page, 'job-form-errors');
+    await accessibleAtBothWidths(page, 'workspace-job-form-errors');
     const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs
       WHERE account_id = ${intake.account.id}`.execute(ctx.handle.db);
     assert.equal(count.rows[0]!.n, 3, 'previews and refusals saved nothing');

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import {
@@ -16,6 +17,53 @@ import {
 
 // The page's document, as far as the functions evaluated in Chromium use it (no DOM lib here).
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
+declare const axe: {
+  run(
+    context: unknown,
+    options: unknown,
+  ): Promise<{
+    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+  }>;
+};
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** Where the page tests' screenshots go, to be looked at (SHOTS overrides). */
+export const SHOTS = process.env.SHOTS ?? '/work/notes/shots';
+
+/**
+ * axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A/AA and best
+ * practice), one line each. Injected through the DevTools protocol: the page's CSP does not apply.
+ */
+export async function seriousAxeFindings(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const { violations } = await page.evaluate(() =>
+    axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    }),
+  );
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * At 390 and 1280 px: no serious or critical axe-core finding, no sideways scrolling, a full-page
+ * screenshot `<name>-<width>.png` in SHOTS; and the heading outline holds.
+ */
+export async function accessibleAtBothWidths(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await assertHeadingOutline(page, name);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    assert.ok(overflow <= 0, `${name} at ${width} px: no sideways scrolling (${overflow})`);
+    assert.deepEqual(await seriousAxeFindings(page), [], `${name} at ${width} px`);
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+}
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** False when Chromium is there; else why browser tests are skipped (node:test's `skip`). */

@@ -36,6 +36,10 @@ const ACTIONS: Record<string, string> = {
   'application.stage_changed': "moved an application's stage",
   'application.note_added': 'added a note to an application',
   'application.cv_downloaded': "downloaded a candidate's CV",
+  'account.retention_changed': 'changed how long candidates’ data is kept',
+  'people.exported': 'downloaded everything held about a person (access request)',
+  'people.erased': 'erased everything held about a person (erasure request)',
+  'candidate.informed': 'recorded that an imported candidate was told',
 };
 
 const money = (cents: unknown, currency?: unknown) =>

@@ -12,6 +12,7 @@ import { registerKeysPage } from './keys-page.ts';
 import { consoleError } from './layout.ts';
 import { registerMatchesPages } from './match-cv-page.ts';
 import { registerPasswordReset } from './password-reset.ts';
+import { registerPrivacyPage } from './privacy-page.ts';
 import { registerScreeningPage } from './screening-page.ts';
 import { registerSecurityPage } from './security-page.ts';
 import { registerSettingsPage } from './settings-page.ts';
@@ -57,6 +58,7 @@ export const consoleWeb: Route = (app, { services, rateLimits, clock, secureCook
     registerBillingPage(app, deps);
     registerKeysPage(app, deps);
     registerSettingsPage(app, deps);
+    registerPrivacyPage(app, deps);
     registerUsersPage(app, deps);
     registerActivityPage(app, deps);
     registerWebhooksPage(app, deps);

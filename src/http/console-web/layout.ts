@@ -60,6 +60,7 @@ const NAV: { href: string; label: string; right: Right; key: string }[] = [
   { href: '/console/keys', label: 'API keys', right: 'keys', key: 'keys' },
   { href: '/console/webhooks', label: 'Webhooks', right: 'keys', key: 'webhooks' },
   { href: '/console/settings', label: 'Settings', right: 'settings', key: 'settings' },
+  { href: '/console/privacy', label: 'Data protection', right: 'settings', key: 'privacy' },
   { href: '/console/users', label: 'Users', right: 'users', key: 'users' },
   { href: '/console/activity', label: 'Activity', right: 'activity', key: 'activity' },
   { href: '/console/security', label: 'Your security', right: 'self', key: 'security' },
