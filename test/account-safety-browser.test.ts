@@ -66,7 +66,7 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     ctx.clock.advance(30_000);
     await page.getByLabel('Code from your app').fill(codeFor(key));
     await page.getByRole('button', { name: 'Verify code' }).click();
-    assert.match(page.url(), /\/console\/jobs$/);
+    assert.match(page.url(), /\/console$/, 'signed in, on Home');
 
     // Mint a key: the secret once, with a copy button; a reload mints nothing.
     const keys = async () =>
@@ -114,7 +114,7 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     ctx.clock.advance(30_000);
     await page.getByLabel('Code from your app').fill(codeFor(key));
     await page.getByRole('button', { name: 'Verify code' }).click();
-    assert.match(page.url(), /\/console\/jobs$/);
+    assert.match(page.url(), /\/console$/, 'signed in, on Home');
     // The used link is gone.
     const again = await page.goto(link.replace(/^https?:\/\/[^/]+/, ctx.baseUrl));
     assert.equal(again?.status(), 410);
@@ -140,7 +140,7 @@ describe('account safety, walked in Chromium', { skip: NO_CHROMIUM }, () => {
     const recruiterKey = (await other.locator('#totp-key').inputValue()).replaceAll(' ', '');
     await other.getByLabel('Code from your app').fill(codeFor(recruiterKey));
     await other.getByRole('button', { name: 'Turn on and sign in' }).click();
-    assert.match(other.url(), /\/console\/jobs$/);
+    assert.match(other.url(), /\/console$/, 'signed in, on Home');
 
     // Recovery: the admin resets the recruiter's second factor from Users.
     await page.getByRole('link', { name: 'Users' }).click();

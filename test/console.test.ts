@@ -49,6 +49,7 @@ describe('accounts', () => {
       companyAddress,
       dpaAcceptedAt: null,
       limits: DEFAULT_LIMITS,
+      retention: { applicationDays: 180, candidateDays: 180 },
     });
     const row = await accountRow(account.id);
     assert.equal(row?.name, 'Acme Hiring');
