@@ -3,13 +3,8 @@ import { describe, test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  ERROR_CATALOGUE,
-  ERROR_CODES,
-  type ErrorCode,
-  errorSchemaId,
-  errorSchemas,
-} from '../src/contract/errors.ts';
+import { errorSchemaId, errorSchemas } from '../src/contract/error-docs.ts';
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../src/contract/errors.ts';
 import type { AppError } from '../src/domain/errors.ts';
 import * as errors from '../src/domain/errors.ts';
 import { ParserPoolUnavailable } from '../src/pdf/cv-check.ts';

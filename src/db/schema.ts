@@ -6,6 +6,7 @@ import type { NullableTimestamp, Timestamp } from './columns.ts';
 import type { ConsoleTables } from './schema-console.ts';
 import type { EventTables } from './schema-events.ts';
 import type { InsightTables } from './schema-insights.ts';
+import type { MatchTables } from './schema-matches.ts';
 import type { PipelineTables } from './schema-pipeline.ts';
 
 export type {
@@ -21,6 +22,13 @@ export type {
   WebhookDeliveriesTable,
   WebhooksTable,
 } from './schema-events.ts';
+export type {
+  MatchesTable,
+  MatchProfilesTable,
+  MatchRoleVectorsTable,
+  MatchRunsTable,
+  MatchTables,
+} from './schema-matches.ts';
 
 export interface AccountsTable {
   id: string;
@@ -370,60 +378,4 @@ export interface Database extends MatchTables, EventTables, ConsoleTables, Pipel
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
   service_instances: ServiceInstancesTable;
-}
-
-export interface MatchProfilesTable {
-  subject_kind: 'application' | 'candidate' | 'person';
-  subject_id: string;
-  /** null: a platform person, in every account's pool. */
-  account_id: string | null;
-  email_key: string | null;
-  profile: ColumnType<unknown, string, string>;
-  terms: string[];
-  words: ColumnType<string[], string[] | undefined, string[]>;
-  /** The embedding provider's vector of the CV (off by default), and the model that made it. */
-  embedding: ColumnType<number[] | null, number[] | null | undefined, number[] | null>;
-  embedding_model: ColumnType<string | null, string | null | undefined, string | null>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface MatchRoleVectorsTable {
-  job_id: string;
-  words_hash: string;
-  model: string;
-  vector: number[];
-  created_at: Timestamp;
-}
-
-export interface MatchRunsTable {
-  job_id: string;
-  words_hash: string;
-  max_matches: number | null;
-  managed_since: Timestamp;
-  scored_until: Timestamp;
-  filled: boolean;
-  ran_at: Timestamp;
-}
-
-export interface MatchesTable {
-  id: string;
-  account_id: string;
-  job_id: string;
-  candidate_kind: 'application' | 'candidate' | 'person';
-  /** The id the account knows: a platform person's is the account's own alias ('plp_…'). */
-  candidate_id: string;
-  /** The pool's subject (= candidate_id, except a platform person's id). */
-  subject_id: string;
-  person_key: string;
-  score: number;
-  reasons: ColumnType<string[], string, string>;
-  created_at: Timestamp;
-}
-
-export interface MatchTables {
-  match_profiles: MatchProfilesTable;
-  matches: MatchesTable;
-  match_runs: MatchRunsTable;
-  match_role_vectors: MatchRoleVectorsTable;
 }

@@ -235,3 +235,16 @@ export function screeningInviteMail(input: ScreeningInviteInput) {
   const text = [...lines, ...note].join('\n\n') + '\n';
   return { subject: copy.subject(input), text, html: mailHtml(input.locale, [...lines, ...note]) };
 }
+
+/** The console's password reset (extensions.md §4): one link, once, for an hour. */
+export function passwordResetMail(link: string, company: string) {
+  const lines = [
+    `Someone asked to reset the password of your account on the careers console of ${company}.`,
+    'Open the link below to choose a new password; it works once and expires in one hour. If you did not ask, ignore this message: your password stays as it is.',
+  ];
+  return {
+    subject: `Reset your ${company} careers console password`,
+    text: `${lines.join('\n\n')}\n\nChoose a new password: ${link}\n`,
+    html: mailHtml('en', lines, { label: 'Choose a new password', link }),
+  };
+}

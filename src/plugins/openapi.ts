@@ -1,14 +1,8 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { type TObject, type TSchema, Type } from 'typebox';
-import {
-  documentedErrors,
-  ERROR_CODES,
-  ErrorBody,
-  type ErrorCode,
-  errorSchemaId,
-  errorSchemas,
-} from '../contract/errors.ts';
+import { documentedErrors, ErrorBody, errorSchemaId, errorSchemas } from '../contract/error-docs.ts';
+import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
 import { EVENT_SCHEMAS, Event, eventWebhooks } from '../contract/events.ts';
 import { AuthoredJob, Job } from '../contract/job.ts';
 import { Text } from '../contract/text.ts';

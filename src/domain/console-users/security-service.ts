@@ -6,15 +6,18 @@ import { cursorSealer } from '../../lib/cursor.ts';
 import { emailKey } from '../../lib/email.ts';
 import { randomToken } from '../../lib/ids.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { mailHtml } from '../../mail/templates.ts';
+import { passwordResetMail } from '../../mail/templates.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Actor, AuditService } from './audit-service.ts';
 import { hashPassword } from './passwords.ts';
 import { securityRepository } from './security-repository.ts';
+import type { PendingStep, ResetState, SecondStep, TotpSetup } from './security-types.ts';
 import { base32Of, codeStep, newTotpSecret, otpauthUri, totpSealer } from './totp.ts';
 import { userRepository } from './user-repository.ts';
 import type { ConsoleSession } from './user-service.ts';
+
+export type { PendingStep, ResetState, SecondStep, TotpSetup } from './security-types.ts';
 
 /** A reset link works once, for an hour (extensions.md §4). */
 export const RESET_TTL_MS = 3_600_000;
@@ -25,31 +28,6 @@ export const SHOWN_ONCE_TTL_MS = 10 * 60_000;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-export type ResetState = { kind: 'open'; email: string } | { kind: 'gone' } | { kind: 'unknown' };
-export type PendingStep = 'code' | 'enrol';
-/** What a code entered at the second step of sign-in led to. */
-export type SecondStep =
-  | { kind: 'session'; id: string; csrf: string }
-  | { kind: 'wrong'; left: number }
-  | { kind: 'gone' };
-
-export interface TotpSetup {
-  base32: string;
-  uri: string;
-}
-
-function resetMail(link: string, company: string) {
-  const lines = [
-    `Someone asked to reset the password of your account on the careers console of ${company}.`,
-    'Open the link below to choose a new password; it works once and expires in one hour. If you did not ask, ignore this message: your password stays as it is.',
-  ];
-  return {
-    subject: `Reset your ${company} careers console password`,
-    text: `${lines.join('\n\n')}\n\nChoose a new password: ${link}\n`,
-    html: mailHtml('en', lines, { label: 'Choose a new password', link }),
-  };
-}
 
 /**
  * The console's account safety (extensions.md §4): password resets by mail, the TOTP second factor
@@ -136,7 +114,7 @@ export function createAccountSafetyService(deps: {
             subjectRef: `console-user:${user.id}`,
             to: user.email,
             locale: 'en',
-            ...resetMail(link, await companyOf(db, user.account_id)),
+            ...passwordResetMail(link, await companyOf(db, user.account_id)),
           });
         } catch {
           deps.log?.warn('a password reset mail could not be sent');

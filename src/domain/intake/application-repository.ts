@@ -76,14 +76,4 @@ export const applicationRepository = {
       'accountId' in by ? query.where('account_id', '=', by.accountId) : query.where('job_id', '=', by.jobId);
     return (await query.executeTakeFirstOrThrow()).n;
   },
-
-  async listForJob(db: Db, accountId: string, jobId: string): Promise<ApplicationRow[]> {
-    return db
-      .selectFrom('applications')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('job_id', '=', jobId)
-      .orderBy('id')
-      .execute();
-  },
 };

@@ -1,5 +1,5 @@
 import type { ApplicationCreated, ApplicationStatus, ApplicationWrite } from '../../contract/intake.ts';
-import { PREFER_NOT_TO_SAY, type Question } from '../../contract/questions.ts';
+import type { Question } from '../../contract/questions.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { emailKey, isEmailAddress } from '../../lib/email.ts';
@@ -26,6 +26,7 @@ import { type CheckedAnswers, checkAnswers } from './answer-check.ts';
 import { type ApplicationRow, applicationRepository } from './application-repository.ts';
 import { candidateRepository } from './candidate-repository.ts';
 import { utcDay } from './day-window.ts';
+import { type DemographicCounts, demographicCounts } from './demographic-counts.ts';
 import { demographicRepository } from './demographic-repository.ts';
 import type { UploadChannel, UploadService } from './upload-service.ts';
 
@@ -64,15 +65,6 @@ function fileQuestionOf(a: Accepting, uploadId: string): string {
     (x) => 'questionId' in x && (x.answer as { uploadId?: unknown } | null)?.uploadId === uploadId,
   );
   return item && 'questionId' in item ? item.questionId : 'unknown';
-}
-
-/** A job's demographic answers as counts; `count` null (and `fewerThan5`) under 5. */
-export interface DemographicCounts {
-  questions: {
-    questionId: string;
-    label: string;
-    options: { value: string; label: string; count: number | null; fewerThan5: boolean }[];
-  }[];
 }
 
 type NewApplicationRow = Parameters<typeof applicationRepository.insert>[1];
@@ -344,33 +336,8 @@ export function createApplicationService(deps: {
     async demographicCounts(accountId: string, jobId: string): Promise<DemographicCounts> {
       const job = await jobRepository.find(db, accountId, jobId);
       if (!job) throw notFound('Job');
-      const rows = await demographicRepository.counts(db, accountId, jobId);
-      const count = (questionId: string, value: string) =>
-        rows.find((r) => r.question_id === questionId && r.value === value)?.n ?? 0;
-      const shown = (n: number) =>
-        n < 5 ? { count: null, fewerThan5: true } : { count: n, fewerThan5: false };
       const questions = ((job.content as Record<string, unknown>).questions ?? []) as Question[];
-      return {
-        questions: questions
-          .filter((q) => q.demographic === true)
-          .map((q) => {
-            const options =
-              q.type === 'yes_no'
-                ? [
-                    { value: 'yes', label: 'Yes' },
-                    { value: 'no', label: 'No' },
-                  ]
-                : (q.options ?? []).filter((o) => o.value !== PREFER_NOT_TO_SAY);
-            return {
-              questionId: q.id,
-              label: q.label,
-              options: [...options, { value: PREFER_NOT_TO_SAY, label: 'Prefer not to say' }].map((o) => ({
-                ...o,
-                ...shown(count(q.id, o.value)),
-              })),
-            };
-          }),
-      };
+      return demographicCounts(questions, await demographicRepository.counts(db, accountId, jobId));
     },
 
     /** The same address on the same job: the existing application; the new file is not kept. */
@@ -414,36 +381,6 @@ export function createApplicationService(deps: {
         ...(row.reason ? { reason: row.reason } : {}),
         ...(row.erased_at ? { erasedAt: row.erased_at.toISOString() } : {}),
       };
-    },
-
-    /** What a recruiter sees of a job's applications (console). */
-    async listForJob(accountId: string, jobId: string) {
-      const job = await jobRepository.find(db, accountId, jobId);
-      if (!job) throw notFound('Job');
-      const rows = await applicationRepository.listForJob(db, accountId, jobId);
-      return rows.map((row) => ({
-        applicationId: row.id,
-        candidateId: row.id,
-        name: row.name,
-        email: row.email,
-        phone: row.phone,
-        location: row.location,
-        coverNote: row.cover_note,
-        answers: row.answers ?? [],
-        consent: row.consent_receipt,
-        consentText: {
-          consentTextId: row.consent_text_id,
-          version: row.consent_version,
-          locale: row.consent_locale,
-          text: row.consent_text,
-        },
-        source: row.source,
-        status: row.status,
-        cvStatus: row.cv_status,
-        ...(row.reason ? { reason: row.reason } : {}),
-        createdAt: row.created_at.toISOString(),
-        claimedAt: row.claimed_at?.toISOString() ?? null,
-      }));
     },
   };
 }

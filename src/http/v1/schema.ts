@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
-import { type ErrorCode, routeErrorCodes } from '../../contract/errors.ts';
+import { routeErrorCodes } from '../../contract/error-docs.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
 import { Text } from '../../contract/text.ts';
 
 const RATE_LIMIT_NOTE =
