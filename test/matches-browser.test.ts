@@ -191,15 +191,17 @@ describe('the console Matches page and a match’s CV in Chromium, without JavaS
     assert.ok(controls.includes('link Back to the matches'), controls.join(' | '));
     // The keyboard goes the way the eye reads: skip link, banner, navigation, then the page.
     const order = ['Skip to content'];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       await page.keyboard.press('Tab');
       order.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
     }
     assert.deepEqual(order, [
       'Skip to content',
       'Sign out',
+      'Home',
       'Jobs',
       'Screening',
+      'Your security',
       'Back to the matches',
       'Invite to screening',
     ]);

@@ -155,6 +155,7 @@ describe('/v1/openapi.json', () => {
     ['GET', '/v1/consent-text'],
     ['POST', '/v1/uploads'],
     ['POST', '/v1/jobs/{jobId}/applications'],
+    ['POST', '/v1/jobs/{jobId}/applications/validate'],
     ['GET', '/v1/applications/{applicationId}'],
     ['POST', '/v1/candidates'],
     ['POST', '/v1/jobs/{jobId}/candidates/{candidateId}/screening'],

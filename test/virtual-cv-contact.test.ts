@@ -71,7 +71,7 @@ describe('the virtual CV view shows the contact details the builder read', () =>
       assert.ok(page.includes(fixture.expected.basics.location.city), `${name}: the CV's place`);
 
       const { web } = await signedIn(ctx.app, applied.account.id, 'recruiter');
-      const consolePage = await web.get(`/console/jobs/${applied.job.id}/applications`);
+      const consolePage = await web.get(`/console/applications/${applied.applicationId}`);
       const consoleCv = cvSections(consolePage);
       assert.equal(consoleCv.length, 1, 'one virtual CV in the console');
       assert.ok(

@@ -121,7 +121,7 @@ describe('webhook deliveries to a real local receiver', () => {
     const template = await newTemplate(ctx.app, s.account.id);
     const job = await managedJob(ctx.app, s.api, s.account.id);
     const applicant = await applyTo(ctx, s.api, job.id);
-    await importCandidate(ctx, s.api);
+    const imported = await importCandidate(ctx, s.api);
     await drainAll(ctx.worker);
     const invited = await triggerScreening(s.api, job.id, applicant.candidateId, { templateId: template.id });
     assert.equal(invited.statusCode, 201, invited.body);
@@ -141,6 +141,18 @@ describe('webhook deliveries to a real local receiver', () => {
     ctx.clock.advance(30 * 86_400_000 + 1000);
     await ctx.services.events.sweepExpiredJobs();
     assert.equal((await s.api.post(`/v1/jobs/${job.id}/close`)).statusCode, 200);
+    // A recruiter's stage move, then erasure requests for the applicant and the imported person.
+    const moved = await consoleCall(
+      ctx.app,
+      'POST',
+      `/accounts/${s.account.id}/applications/${applicant.candidateId}/stage`,
+      { stage: 'reviewing' },
+    );
+    assert.equal(moved.statusCode, 200, moved.body);
+    for (const email of [applicant.email, imported.email]) {
+      const erased = await consoleCall(ctx.app, 'POST', `/accounts/${s.account.id}/people/erase`, { email });
+      assert.equal(erased.statusCode, 200, erased.body);
+    }
     // Types with no cause this test can reach cheaply are recorded as their services would.
     await ctx.handle.db.transaction().execute(async (trx) => {
       await ctx.services.events.record(trx, s.account.id, {
