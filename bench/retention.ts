@@ -50,9 +50,16 @@ try {
     payload: { retention: { applicationDays: 0 } },
   });
 
+  const reader = await app.inject({
+    method: 'POST',
+    url: `/console/v1/accounts/${accountId}/keys`,
+    headers: { authorization: `Bearer ${runtime.consoleToken}` },
+    payload: { scopes: ['jobs:read'] },
+  });
+  const readAuth = { authorization: `Bearer ${reader.json().secret}` };
   const list = async (): Promise<number> => {
     const started = performance.now();
-    const res = await app.inject({ method: 'GET', url: '/v1/jobs', headers: auth });
+    const res = await app.inject({ method: 'GET', url: '/v1/jobs', headers: readAuth });
     if (res.statusCode !== 200) throw new Error(`job list ${res.statusCode}: ${res.body}`);
     return performance.now() - started;
   };
