@@ -129,6 +129,11 @@ describe('retention', () => {
     assert.deepEqual(erased.map((e) => e.applicationId).sort(), [goneId, claimerId].sort());
     assert.ok(erased.every((e) => e.jobId === closing.id && Object.keys(e).length === 2));
 
+    // The claimed CV is still the candidate's: their link shows it.
+    const theirs = await ctx.app.inject({ method: 'GET', url: linkPath(link!) });
+    assert.equal(theirs.statusCode, 200, theirs.body);
+    assert.ok(theirs.body.includes('<section class="cv">') && !/>null</.test(theirs.body), theirs.body);
+
     // Erased once: the next sweep finds nothing.
     assert.equal((await ctx.services.maintenance()).retentionErasedApplications, 0);
   });
