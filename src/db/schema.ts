@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { Stage } from '../contract/pipeline.ts';
 
 /** Row types of the tables the migrations create; repositories are the only code that uses them. */
 
@@ -175,16 +176,8 @@ export interface DemographicAnswersTable {
   value: string;
 }
 
-export const APPLICATION_STAGES = [
-  'new',
-  'reviewing',
-  'shortlisted',
-  'interviewing',
-  'offered',
-  'hired',
-  'rejected',
-] as const;
-export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
+/** The pipeline stage, as the console contract names them (migration 130 checks the same list). */
+export type ApplicationStage = Stage;
 
 export interface ApplicationSourceDetail {
   channel?: string;

@@ -1,15 +1,8 @@
 import { APPLICATION_STAGES, type Stage } from '../../contract/pipeline.ts';
+import { STAGE_WORDS } from './words.ts';
 
-/** The pipeline's words as a recruiter reads them (extensions.md §4): never an internal name. */
-export const STAGE_LABELS: Record<Stage, string> = {
-  new: 'New',
-  reviewing: 'Reviewing',
-  shortlisted: 'Shortlisted',
-  interviewing: 'Interviewing',
-  offered: 'Offered',
-  hired: 'Hired',
-  rejected: 'Rejected',
-};
+/** The pipeline's words as a recruiter reads them (extensions.md §4): the console's one table. */
+export const STAGE_LABELS: Record<Stage, string> = STAGE_WORDS;
 
 export const isStage = (value: string): value is Stage =>
   (APPLICATION_STAGES as readonly string[]).includes(value);
