@@ -68,6 +68,14 @@ export const ApplicationListQuery = Type.Object(
       Text({ minLength: 1, maxLength: 64, description: 'The channel the application came by.' }),
     ),
     cvStatus: Type.Optional(enumOf(CV_STATUSES)),
+    answer: Type.Optional(
+      Text({
+        maxLength: 82,
+        pattern: '^[a-z0-9_]{1,40}:[a-z0-9_]{1,40}$',
+        description:
+          'questionId:value: applications whose answer to that select or yes/no question of the job has that value (yes or no for yes/no).',
+      }),
+    ),
     sort: Type.Optional(enumOf(APPLICATION_SORTS, 'newest (default), oldest or name.')),
     cursor: Type.Optional(Text({ maxLength: 200 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),

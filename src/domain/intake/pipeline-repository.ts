@@ -14,6 +14,8 @@ export interface ListFilter {
   stage: Stage | null;
   source: string | null;
   cvStatus: ApplicationRow['cv_status'] | null;
+  /** The stored answers contain this JSON (answer-filter.ts): one answer's value. */
+  answer: string | null;
 }
 
 /** Where the previous page stopped: the sort key (an instant in ms, or a lower-cased name) and the id. */
@@ -52,6 +54,7 @@ export const pipelineRepository = {
     if (filter.stage) query = query.where('stage', '=', filter.stage);
     if (filter.source) query = query.where('source_channel', '=', filter.source);
     if (filter.cvStatus) query = query.where('cv_status', '=', filter.cvStatus);
+    if (filter.answer) query = query.where(sql<SqlBool>`answers @> ${filter.answer}::jsonb`);
     if (filter.q) {
       const pattern = likeText(filter.q);
       query = query.where((eb) =>

@@ -8,6 +8,7 @@ import {
   NOTE_MAX_CHARS,
   type Stage,
 } from '../../contract/pipeline.ts';
+import type { Question } from '../../contract/questions.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
@@ -17,6 +18,7 @@ import { badRequest, notFound } from '../errors.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import type { CvFileStore } from '../ports.ts';
+import { type AnswerChoice, answerChoices, answerProbe } from './answer-filter.ts';
 import { type ApplicationRow, applicationRepository } from './application-repository.ts';
 import { type ListPosition, type ListRow, type NoteRow, pipelineRepository } from './pipeline-repository.ts';
 
@@ -26,6 +28,8 @@ export interface ListQuery {
   stage?: string;
   source?: string;
   cvStatus?: string;
+  /** `questionId:value`: applications whose answer to that select or yes/no question has it. */
+  answer?: string;
   sort?: string;
   cursor?: string;
   limit?: number;
@@ -121,8 +125,12 @@ function cursorAfter(row: ListRow, sort: ApplicationSort): string {
   return encodeCursor(JSON.stringify({ s: sort, k: key, i: row.id }));
 }
 
+/** The job's live questions (staged ones have no answers yet). */
+const questionsOf = (job: { content: unknown }): Question[] =>
+  ((job.content as Record<string, unknown> | null)?.questions ?? []) as Question[];
+
 /** The list query read: each filter checked (400 naming the field). */
-function readQuery(query: ListQuery) {
+function readQuery(query: ListQuery, questions: readonly Question[]) {
   const sort = (query.sort ?? 'newest') as ApplicationSort;
   if (!APPLICATION_SORTS.includes(sort))
     throw badRequest(`sort must be one of ${APPLICATION_SORTS.join(', ')}.`, { field: 'sort' });
@@ -143,6 +151,7 @@ function readQuery(query: ListQuery) {
       stage: (query.stage as Stage | undefined) ?? null,
       source: query.source?.trim() || null,
       cvStatus: cvStatus ?? null,
+      answer: query.answer ? answerProbe(questions, query.answer) : null,
     },
   };
 }
@@ -202,7 +211,7 @@ export function createPipelineService(deps: {
     async list(accountId: string, jobId: string, query: ListQuery) {
       const job = await jobRepository.find(db, accountId, jobId);
       if (!job) throw notFound('Job');
-      const { sort, limit, after, filter } = readQuery(query);
+      const { sort, limit, after, filter } = readQuery(query, questionsOf(job));
       const rows = await pipelineRepository.page(db, accountId, { jobId, ...filter }, sort, after, limit + 1);
       const page = rows.slice(0, limit);
       return {
@@ -210,6 +219,13 @@ export function createPipelineService(deps: {
         nextCursor: rows.length > limit ? cursorAfter(page.at(-1)!, sort) : null,
         counts: await counts(accountId, jobId),
       };
+    },
+
+    /** The answers the job's applications can be filtered by: the page's filter choices. */
+    async answerChoices(accountId: string, jobId: string): Promise<AnswerChoice[]> {
+      const job = await jobRepository.find(db, accountId, jobId);
+      if (!job) throw notFound('Job');
+      return answerChoices(questionsOf(job));
     },
 
     /** The channels the job's applications came by: the page's filter choices. */

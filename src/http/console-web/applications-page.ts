@@ -3,6 +3,7 @@ import { CV_STATUSES } from '../../contract/intake.ts';
 import { APPLICATION_SORTS, APPLICATION_STAGES } from '../../contract/pipeline.ts';
 import type { ConsoleSession } from '../../domain/console-users/user-service.ts';
 import { notFound } from '../../domain/errors.ts';
+import type { AnswerChoice } from '../../domain/intake/answer-filter.ts';
 import type { ListedApplication, ListQuery, StageCounts } from '../../domain/intake/pipeline-service.ts';
 import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
@@ -20,13 +21,15 @@ interface PageQuery {
   stage: string;
   source: string;
   cv: string;
+  /** `questionId:value` (answer-filter.ts). */
+  answer: string;
   sort: string;
   cursor: string;
   /** The page's number, shown only (the cursor is what pages). */
   page: string;
 }
 
-const KEYS = ['q', 'stage', 'source', 'cv', 'sort', 'cursor', 'page'] as const;
+const KEYS = ['q', 'stage', 'source', 'cv', 'answer', 'sort', 'cursor', 'page'] as const;
 
 function readPageQuery(raw: Record<string, unknown>): PageQuery {
   const text = (name: string, max: number) => {
@@ -41,6 +44,7 @@ function readPageQuery(raw: Record<string, unknown>): PageQuery {
     stage: isStage(stage) ? stage : '',
     source: /^[\w.-]{1,64}$/.test(text('source', 64)) ? text('source', 64) : '',
     cv: (CV_STATUSES as readonly string[]).includes(cv) ? cv : '',
+    answer: /^[a-z0-9_]{1,40}:[a-z0-9_]{1,40}$/.test(text('answer', 82)) ? text('answer', 82) : '',
     sort: (APPLICATION_SORTS as readonly string[]).includes(sort) ? sort : '',
     cursor: /^[A-Za-z0-9_-]{1,200}$/.test(text('cursor', 200)) ? text('cursor', 200) : '',
     page: /^[1-9]\d{0,3}$/.test(text('page', 4)) ? text('page', 4) : '',
@@ -62,6 +66,7 @@ function toListQuery(query: PageQuery): ListQuery {
     ...(query.stage ? { stage: query.stage } : {}),
     ...(query.source ? { source: query.source } : {}),
     ...(query.cv ? { cvStatus: query.cv } : {}),
+    ...(query.answer ? { answer: query.answer } : {}),
     ...(query.sort ? { sort: query.sort } : {}),
     ...(query.cursor ? { cursor: query.cursor } : {}),
     limit: 50,
@@ -82,7 +87,17 @@ function stageCounts(jobId: string, query: PageQuery, counts: StageCounts): Safe
   )}</ul></nav>`;
 }
 
-function filterForm(jobId: string, query: PageQuery, channels: string[]): SafeHtml {
+/** The answer filter: one list, a group per select or yes/no question, shown when the job has one. */
+function answerFilter(query: PageQuery, choices: AnswerChoice[]): SafeHtml {
+  if (choices.length === 0) return html``;
+  const groups = choices.map(
+    (c) =>
+      html`<optgroup label="${c.label}">${c.options.map((o) => option(`${c.questionId}:${o.value}`, o.label, query.answer))}</optgroup>`,
+  );
+  return html`<div><label for="f-answer">Answered</label><select id="f-answer" name="answer"><option value="">Any answer</option>${groups}</select></div>`;
+}
+
+function filterForm(jobId: string, query: PageQuery, channels: string[], choices: AnswerChoice[]): SafeHtml {
   const stages = APPLICATION_STAGES.map((s) => option(s, STAGE_LABELS[s], query.stage));
   const sources = channels.map((c) => option(c, sourceLabel(c), query.source));
   const cvs = CV_STATUSES.map((s) => option(s, CV_LABELS[s] ?? s, query.cv));
@@ -91,7 +106,7 @@ function filterForm(jobId: string, query: PageQuery, channels: string[]): SafeHt
 <div><label for="f-q">Name or email</label><input id="f-q" type="search" name="q" value="${query.q}" maxlength="200"></div>
 <div><label for="f-stage">Stage</label><select id="f-stage" name="stage"><option value="">Any stage</option>${stages}</select></div>
 <div><label for="f-source">Came from</label><select id="f-source" name="source"><option value="">Anywhere</option>${sources}</select></div>
-<div><label for="f-cv">CV</label><select id="f-cv" name="cv"><option value="">Any CV state</option>${cvs}</select></div>
+<div><label for="f-cv">CV</label><select id="f-cv" name="cv"><option value="">Any CV state</option>${cvs}</select></div>${answerFilter(query, choices)}
 <div><label for="f-sort">Sort</label><select id="f-sort" name="sort">${sorts}</select></div>
 <div class="go"><button type="submit">Show</button> <a href="/console/jobs/${jobId}/applications">Clear</a></div></form>`;
 }
@@ -145,7 +160,13 @@ function listPage(app: App, deps: WebDeps): void {
     'jobs',
     async ({ request, reply, session, flash }) => {
       const { jobId } = request.params as { jobId: string };
-      const query = readPageQuery(request.query as Record<string, unknown>);
+      const asked = readPageQuery(request.query as Record<string, unknown>);
+      const choices = await pipeline.answerChoices(session.accountId, jobId);
+      // An answer filter the job's questions no longer offer is dropped, not an error page.
+      const offered = choices.some((c) =>
+        c.options.some((o) => asked.answer === `${c.questionId}:${o.value}`),
+      );
+      const query = offered ? asked : { ...asked, answer: '' };
       // Each read answers 404 for another account's job; they run side by side.
       const [title, result, channels] = await Promise.all([
         jobTitle(deps, session.accountId, jobId),
@@ -157,7 +178,7 @@ function listPage(app: App, deps: WebDeps): void {
         }),
         pipeline.channels(session.accountId, jobId),
       ]);
-      const filtered = Boolean(query.q || query.stage || query.source || query.cv);
+      const filtered = Boolean(query.q || query.stage || query.source || query.cv || query.answer);
       const shown = result.applications.length;
       const number = query.cursor ? Number(query.page || '2') : 1;
       const order = (SORT_LABELS[query.sort || 'newest'] ?? '').toLowerCase();
@@ -172,7 +193,7 @@ function listPage(app: App, deps: WebDeps): void {
           ? html`<p>No applications yet — they appear here as soon as candidates apply.</p>`
           : html`<p role="status">No application matches these filters. <a href="/console/jobs/${jobId}/applications">Show them all</a>.</p>`;
       const body = html`${STYLE}<p><a href="/console/jobs/${jobId}">Back to the job</a></p>
-${stageCounts(jobId, query, result.counts)}${filterForm(jobId, query, channels)}
+${stageCounts(jobId, query, result.counts)}${filterForm(jobId, query, channels, choices)}
 ${shown > 0 ? html`${bulkForm(session, jobId, query, result.applications, caption)}<script src="/assets/pipeline.js" defer></script>` : empty}
 ${(next || first) && html`<nav class="pages" aria-label="Pages">${first}${next}</nav>`}`;
       return renderConsole(reply, session, { title: `Applications: ${title}`, active: 'jobs', flash, body });

@@ -52,3 +52,25 @@
   bar.setAttribute('aria-label', 'Format the description');
   bar.hidden = false;
 })();
+
+// The questions fieldset: each row shows only the fields its answer type uses (choices for the
+// two lists, bounds for a number, a longest answer for text). Without the script every field shows.
+(() => {
+  const uses = {
+    options: ['single_select', 'multi_select'],
+    min: ['number'],
+    max: ['number'],
+    maxLength: ['short_text', 'long_text'],
+  };
+  const fit = (row) => {
+    const type = row.querySelector('select[id$="-type"]')?.value;
+    for (const [name, types] of Object.entries(uses)) {
+      const field = row.querySelector(`.q-${name}`);
+      if (field) field.hidden = !types.includes(type) && !field.querySelector('[aria-invalid]');
+    }
+  };
+  for (const row of document.querySelectorAll('li.question')) {
+    fit(row);
+    row.querySelector('select[id$="-type"]')?.addEventListener('change', () => fit(row));
+  }
+})();

@@ -3,6 +3,16 @@ import { isDeepStrictEqual } from 'node:util';
 import type * as AjvModule from 'ajv';
 import type AddFormats from 'ajv-formats';
 import { JobCreate, JobEdit, MAX } from '../../contract/job.ts';
+import {
+  type QuestionRow,
+  questionField,
+  questionMessage,
+  questionsOfRows,
+  rowsOfForm,
+  rowsOfQuestions,
+  ruleErrors,
+  sameQuestions,
+} from './question-editor.ts';
 import type { Form } from './web.ts';
 import { humanise } from './words.ts';
 
@@ -41,7 +51,11 @@ export interface SkillRow {
 export interface JobFormState {
   values: Record<string, string>;
   skills: SkillRow[];
+  /** The questions fieldset's rows (question-editor.ts). */
+  questions: QuestionRow[];
   errors: Record<string, string>;
+  /** The field to put the keyboard on when the form comes back (after a question button). */
+  focus?: string;
 }
 
 /** Blank skill rows offered below the job's own (more on "Add skill rows"). */
@@ -112,6 +126,7 @@ export function stateOfWords(
       maxMatches: controls.maxMatches === null ? '' : String(controls.maxMatches),
     },
     skills,
+    questions: rowsOfQuestions(words.questions),
     errors: {},
   };
 }
@@ -125,7 +140,8 @@ export function stateOfForm(form: Form): JobFormState {
   const skills = names
     .map((name, i) => ({ name, level: levels[i] ?? 'required' }))
     .filter((s) => s.name.trim() !== '');
-  return { values, skills, errors: {} };
+  const { rows, focus } = rowsOfForm(form);
+  return { values, skills, questions: rows, errors: {}, ...(focus ? { focus } : {}) };
 }
 
 /** The error's field id in the form, from the API schema's path (`/salary/min` → salaryMin). */
@@ -153,9 +169,15 @@ const MESSAGES: Record<string, string> = {
  * The form's values in the API's shape, and what cannot be read (numbers, dates) by field id.
  * Blank optional fields are null (no salary, no location…); lists are one item per line.
  */
-function readWords(state: JobFormState): { words: Words; controls: Words; errors: Record<string, string> } {
+function readWords(state: JobFormState): {
+  words: Words;
+  controls: Words;
+  errors: Record<string, string>;
+  rowOf: number[];
+} {
   const v = state.values;
-  const errors: Record<string, string> = {};
+  const asked = questionsOfRows(state.questions);
+  const errors: Record<string, string> = { ...asked.errors };
   const trimmed = (name: string) => (v[name] ?? '').trim();
   const orNull = (name: string) => trimmed(name) || null;
   const lines = (name: string) =>
@@ -198,7 +220,9 @@ function readWords(state: JobFormState): { words: Words; controls: Words; errors
     salary: Object.keys(salary).length === 0 ? null : salary,
     location: Object.keys(location).length === 0 ? null : location,
     workStyle: orNull('workStyle'),
+    questions: asked.questions,
   };
+  if (Object.keys(asked.errors).length === 0) Object.assign(errors, ruleErrors(asked.questions, asked.rowOf));
   if (trimmed('category')) words.category = trimmed('category');
   const controls: Words = {};
   const cap = trimmed('maxMatches');
@@ -210,16 +234,19 @@ function readWords(state: JobFormState): { words: Words; controls: Words; errors
   else if (/^\d{4}-\d{2}-\d{2}$/.test(expires) && !Number.isNaN(Date.parse(`${expires}T23:59:59Z`)))
     controls.expiresAt = `${expires}T23:59:59.000Z`;
   else errors.expiresOn = 'Enter the closing date as a date, for example 2026-06-30.';
-  return { words, controls, errors };
+  return { words, controls, errors, rowOf: asked.rowOf };
 }
 
 /** The schema's complaints, each on its field (the first per field). */
-function schemaErrors(valid: Validate, body: Words, errors: Record<string, string>): void {
+function schemaErrors(valid: Validate, body: Words, errors: Record<string, string>, rowOf: number[]): void {
   if (valid(body)) return;
   for (const issue of valid.errors ?? []) {
-    const field = fieldOf(issue.instancePath);
+    const field = issue.instancePath.startsWith('/questions/')
+      ? questionField(issue.instancePath.slice('/questions'.length), rowOf)
+      : fieldOf(issue.instancePath);
     if (errors[field] !== undefined) continue;
     errors[field] =
+      questionMessage(field) ??
       MESSAGES[field] ??
       `${humanise(field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())}: ${issue.message ?? 'is not valid'}.`;
   }
@@ -229,13 +256,13 @@ export type FormOutcome<T> = { ok: true; body: T } | { ok: false; state: JobForm
 
 /** A new job's body, or the form back with its errors. */
 export function createBody(state: JobFormState): FormOutcome<JobCreate> {
-  const { words, controls, errors } = readWords(state);
+  const { words, controls, errors, rowOf } = readWords(state);
   const body: Words = { ...words, ...controls };
   for (const [field, value] of Object.entries(body)) {
     if (value === null || (Array.isArray(value) && value.length === 0) || value === '') delete body[field];
   }
   body.title = words.title;
-  schemaErrors(validatorsOnce().create, body, errors);
+  schemaErrors(validatorsOnce().create, body, errors, rowOf);
   return Object.keys(errors).length > 0
     ? { ok: false, state: { ...state, errors } }
     : { ok: true, body: body as JobCreate };
@@ -247,14 +274,15 @@ export function editBody(
   shown: Words,
   current: { maxMatches: number | null; expiresAt: string | null },
 ): FormOutcome<JobEdit> {
-  const { words, controls, errors } = readWords(state);
+  const { words, controls, errors, rowOf } = readWords(state);
   const body: Words = {};
   const blank = (value: unknown) =>
     value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
   for (const [field, value] of Object.entries(words)) {
     const before = shown[field];
     if (blank(value) && blank(before)) continue;
-    if (!isDeepStrictEqual(value, before)) body[field] = value;
+    if (field === 'questions' ? !sameQuestions(value, before) : !isDeepStrictEqual(value, before))
+      body[field] = value;
   }
   if (controls.maxMatches !== undefined && controls.maxMatches !== current.maxMatches)
     body.maxMatches = controls.maxMatches;
@@ -263,7 +291,7 @@ export function editBody(
     (controls.expiresAt as string | null)?.slice(0, 10) !== current.expiresAt?.slice(0, 10)
   )
     body.expiresAt = controls.expiresAt;
-  schemaErrors(validatorsOnce().edit, body, errors);
+  schemaErrors(validatorsOnce().edit, body, errors, rowOf);
   return Object.keys(errors).length > 0
     ? { ok: false, state: { ...state, errors } }
     : { ok: true, body: body as JobEdit };

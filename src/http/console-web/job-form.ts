@@ -5,6 +5,7 @@ import { sanitizeDescription } from '../../lib/sanitize.ts';
 import { descriptionHtml } from '../pages/job-page.ts';
 import { BLANK_SKILLS, type JobFormState, SALARY_PERIODS } from './job-form-read.ts';
 import { csrfField } from './layout.ts';
+import { isQuestionIntent, QUESTION_STYLE, questionsFieldset } from './question-editor.ts';
 import type { Form } from './web.ts';
 import { humanise, MANAGED_WORDS } from './words.ts';
 
@@ -105,10 +106,7 @@ ${removed && html`<p class="notice" role="status">Some of what you wrote will be
 <details><summary>The HTML that will be kept</summary><pre><code>${kept}</code></pre></details></section>`;
 }
 
-/**
- * The form's fieldsets, in order; each takes the state and answers its markup. Another fieldset
- * (the questions, issue 28) is one more entry here, and one more field read in stateOfForm.
- */
+/** The form's fieldsets, in order; each takes the state and answers its markup. */
 export const JOB_FIELDSETS: { id: string; render: (state: JobFormState, view: FormView) => SafeHtml }[] = [
   {
     id: 'role',
@@ -133,6 +131,10 @@ ${textarea(s, 'benefits', 'Benefits', 4, 'One per line.')}</fieldset>`,
     id: 'skills',
     render: (s, view) =>
       html`<fieldset id="fs-skills"><legend>Skills</legend>${skillRows(s, view.extraSkillRows)}</fieldset>`,
+  },
+  {
+    id: 'questions',
+    render: (s) => questionsFieldset(s.questions, s.errors, s.focus),
   },
   {
     id: 'pay',
@@ -185,9 +187,10 @@ ${JOB_FIELDSETS.map((fieldset) => fieldset.render(state, view))}
 <script src="/assets/console-editor.js" defer></script><div class="actions"><button type="submit" name="intent" value="save">${submit}</button><button type="submit" class="secondary-button" formaction="/console/jobs/preview" formtarget="_blank" formnovalidate>Preview the job page<span class="hp"> (opens a new tab, saves nothing)</span></button></div></form>`;
 }
 
-/** The form's intent: save it, preview the description, or add skill rows. */
-export function intentOf(form: Form): 'save' | 'preview' | 'more' {
+/** The form's intent: save it, preview the description, add skill rows, or change the questions. */
+export function intentOf(form: Form): 'save' | 'preview' | 'more' | 'questions' {
   const intent = form.get('intent');
+  if (isQuestionIntent(intent)) return 'questions';
   return intent === 'preview' || intent === 'more' ? intent : 'save';
 }
 
@@ -206,6 +209,7 @@ export const JOB_FORM_STYLE = html`<style>.job-form fieldset{padding:.5rem 1rem 
 .job-form [aria-invalid=true]{border-color:#a40000;border-width:2px}ol.skills{list-style:none;padding:0;margin:0}li.skill{display:grid;grid-template-columns:minmax(0,2fr) minmax(9rem,1fr);gap:0 1rem}@media (max-width:30rem){li.skill{grid-template-columns:1fr;border-bottom:1px solid #ddd;padding-bottom:.5rem}}
 button.secondary-button{background:#fff;color:#1b1b1f;margin-top:.75rem;justify-self:start}.error-summary{border:3px solid #a40000;background:#fff;padding:.5rem 1rem;border-radius:6px}.error-summary h2{margin-top:.25rem}
 .kept{border:2px dashed #1d4ed8;background:#f3f6ff;border-radius:8px;padding:.75rem 1rem;margin:1rem 0}.kept .rendered{background:#fff;padding:.5rem 1rem;border:1px solid #ddd}.kept pre{white-space:pre-wrap;overflow-wrap:anywhere}.notice{background:#fff8d6;border:1px solid #8a6d00;padding:.5rem .75rem;border-radius:6px}
-.toolbar{display:flex;flex-wrap:wrap;gap:.25rem;margin-top:.75rem}.toolbar button{padding:.3rem .6rem;background:#fff;color:#1b1b1f}</style>`;
+.toolbar{display:flex;flex-wrap:wrap;gap:.25rem;margin-top:.75rem}.toolbar button{padding:.3rem .6rem;background:#fff;color:#1b1b1f}
+${QUESTION_STYLE}</style>`;
 
 export { MANAGED_WORDS };

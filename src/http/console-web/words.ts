@@ -96,3 +96,37 @@ export const ROLE_WORDS: Record<string, string> = {
   recruiter: 'Recruiter',
   billing_admin: 'Billing admin',
 };
+
+/** The job form's question editor (extensions.md §5). */
+export const QUESTION_TYPE_WORDS: Record<string, string> = {
+  short_text: 'Short text',
+  long_text: 'Long text (paragraphs)',
+  single_select: 'One choice from a list',
+  multi_select: 'Several choices from a list',
+  yes_no: 'Yes or no',
+  number: 'A number',
+  date: 'A date',
+  file: 'A file (PDF)',
+};
+export const QUESTION_WORDS = {
+  intro:
+    'Ask what the role needs to know. Each question shows on the apply page in this order; answers show on each application.',
+  none: 'No questions yet: candidates send their details and CV only.',
+  full: 'A job can ask at most 30 questions.',
+  keyHint: 'Integrations name this question’s answer',
+  optionsHint:
+    'For a choice question: one choice per line, 2 to 100, each different. Saved choices keep their key in [brackets]; leave it as it is.',
+  requiredHint: 'Otherwise the candidate may leave it empty.',
+  demographicHint:
+    'For equal-opportunity monitoring: never required, never shown with the application, only counted. A choice or yes/no question; “Prefer not to say” is always offered.',
+  label: 'Write the question, up to 500 characters.',
+  type: 'A voluntary equal-opportunity question must be a choice or yes/no question.',
+  options: 'List 2 to 100 choices, one per line, each different.',
+  optionKey: 'Each choice needs letters or digits (or a [key] of lower-case letters, digits and _).',
+  required: 'A voluntary equal-opportunity question cannot be required.',
+  helpText: 'Help text is at most 1,000 characters.',
+  min: 'The lowest number cannot be more than the highest.',
+  max: 'Enter the highest number as a number, for example 10.',
+  maxLength: 'Enter the longest answer as a whole number of characters, from 1 to 10,000.',
+  number: 'Enter a number, for example 3 or 2.5.',
+} as const;
