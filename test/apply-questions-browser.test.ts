@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ManualClock } from '../src/lib/clock.ts';
-import { intakeAccount, unique } from './support/accounts.ts';
+import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
 import {
   NO_CHROMIUM,
@@ -83,6 +83,18 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
     assert.ok(job.url, 'the job has a hosted page');
     const context = await offlineContext(browser, ctx.baseUrl, { viewport: { width: 390, height: 900 } });
     const page = await context.newPage();
+    // A mid-range phone: the CPU slowed 4×; the upload slot's answers kept (the proof of work asked).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const powAsked: number[] = [];
+    await page.route(
+      (url) => url.pathname.endsWith('/upload'),
+      async (route) => {
+        const response = await route.fetch();
+        powAsked.push(Number((await response.json()).powBits));
+        await route.fulfill({ response });
+      },
+    );
     await page.goto(`${job.url}?utm_source=newsletter&utm_campaign=spring`);
     await page.getByRole('link', { name: 'Apply' }).first().click();
     await page.waitForLoadState('domcontentloaded');
@@ -112,7 +124,23 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
     await page.getByLabel('Licence certificate (PDF)').setInputFiles(CV_PDF);
     await voluntary.getByRole('radio', { name: 'Prefer not to say' }).check();
     const send = () => page.getByRole('button', { name: 'I agree — send my application' }).click();
-    const refused = await submitApplyForm(page, job.id, send);
+    // A slow line, so that the sending state can be seen: the button busy and labelled, the
+    // upload's progress shown.
+    await cdp.send('Network.enable');
+    const line = (uploadThroughput: number) =>
+      cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 50,
+        downloadThroughput: -1,
+        uploadThroughput,
+      });
+    await line(24 * 1024);
+    const refusing = submitApplyForm(page, job.id, send);
+    await page.locator('#apply-upload-bar').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#apply-submit').getAttribute('aria-disabled'), 'true');
+    assert.equal(await page.locator('#apply-submit').textContent(), 'Sending your application…');
+    const refused = await refusing;
+    await line(-1);
     assert.equal(refused.status(), 422);
 
     const intro = page.getByLabel('Tell us about yourself in one line');
@@ -142,6 +170,15 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
     await licence.getByRole('radio', { name: 'Yes' }).check();
     const sent = await submitApplyForm(page, job.id, send);
     assert.equal(sent.status(), 201, await page.content());
+    assert.ok(
+      powAsked.length > 0 && powAsked.every((bits) => bits === 0),
+      `no proof of work asked: ${powAsked}`,
+    );
+    assert.equal(
+      new URL(sent.url()).searchParams.get('pow'),
+      null,
+      'the calm submissions computed no puzzle',
+    );
 
     const row = await ctx.handle.db
       .selectFrom('applications')
@@ -179,5 +216,36 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
       [['age_band', 'prefer_not_to_say']],
     );
     await context.close();
+
+    // The recruiter's console shows the answers under their labels and where the candidate came from.
+    const invited = await consoleCall(ctx.app, 'POST', `/accounts/${intake.account.id}/users`, {
+      email: `${unique('recruiter')}@example.com`.toLowerCase(),
+      role: 'recruiter',
+    });
+    const desk = await offlineContext(browser, ctx.baseUrl, { viewport: { width: 1280, height: 900 } });
+    const console_ = await desk.newPage();
+    await console_.goto(invited.json().inviteUrl);
+    await console_.getByLabel('Password').fill('a long and careful password');
+    await console_.getByRole('button', { name: 'Set password and sign in' }).click();
+    await console_.goto(`${ctx.baseUrl}/console/applications/${row.id}`);
+    const answers = (await console_.locator('dl.qa').textContent()) ?? '';
+    const shown: [string, string][] = [
+      ['Tell us about yourself in one line', 'Ten years running night shifts.'],
+      ['Preferred shift', 'Late (14–22)'],
+      ['Do you hold a forklift licence?', 'Yes'],
+      ['Years in warehousing', '7'],
+    ];
+    for (const [label, answer] of shown)
+      assert.match(
+        answers,
+        new RegExp(`${label.replace(/[?()]/g, '\\$&')}\\s*${answer.replace(/[?()]/g, '\\$&')}`),
+      );
+    assert.doesNotMatch(answers, /Age band|Prefer not to say/, 'no demographic answer');
+    assert.match(
+      (await console_.locator('dl.facts').first().textContent()) ?? '',
+      /Came from\s*Job page \(from newsletter, campaign spring\)/,
+    );
+    assert.deepEqual(await seriousAxeFindings(console_), [], 'the application page');
+    await desk.close();
   });
 });

@@ -8,7 +8,7 @@ import { sendPdf } from '../console/intake/pipeline-routes.ts';
 import { renderVirtualCv } from '../pages/virtual-cv-view.ts';
 import type { App } from '../types.ts';
 import { csrfField, renderConsole, when } from './layout.ts';
-import { CV_LABELS, isStage, STAGE_LABELS, sourceLabel } from './pipeline-words.ts';
+import { CV_LABELS, isStage, STAGE_LABELS, sourceWithCampaign } from './pipeline-words.ts';
 import { actorOf, getPage, page, postAction, type WebDeps } from './web.ts';
 
 type Json = Record<string, unknown>;
@@ -54,7 +54,7 @@ function facts(a: Detail, jobTitle: string): SafeHtml {
     : html`<span class="muted">The CV file is no longer held.</span>`;
   return html`<dl class="facts"><dt>Job</dt><dd><a href="/console/jobs/${a.jobId}/applications">${jobTitle}</a></dd>
 <dt>Email</dt><dd>${text(a.email)}</dd><dt>Phone</dt><dd>${text(a.phone)}</dd><dt>Location</dt><dd>${place(a.location)}</dd>
-<dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Came from</dt><dd>${sourceLabel(a.source)}</dd>
+<dt>Applied</dt><dd>${when(a.createdAt)}</dd><dt>Came from</dt><dd>${sourceWithCampaign(a.source, a.sourceDetail)}</dd>
 <dt>Stage</dt><dd>${STAGE_LABELS[a.stage]}${a.stageChangedAt && html` <span class="muted">(since ${when(a.stageChangedAt)})</span>`}</dd>
 <dt>CV</dt><dd>${CV_LABELS[a.cvStatus] ?? a.cvStatus} · ${cv}</dd>${a.status === 'withdrawn' && html`<dt>Status</dt><dd>Withdrawn</dd>`}</dl>`;
 }

@@ -19,6 +19,23 @@ export function sourceLabel(channel: string): string {
   return SOURCE_LABELS[channel] ?? channel.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
 }
 
+const UTM_WORDS: [string, string][] = [
+  ['utmSource', 'from'],
+  ['utmMedium', 'by'],
+  ['utmCampaign', 'campaign'],
+  ['utmTerm', 'term'],
+  ['utmContent', 'content'],
+];
+
+/** The channel in words and, when the landing address carried them, its campaign's fields. */
+export function sourceWithCampaign(channel: string, detail: unknown): string {
+  const d = (detail !== null && typeof detail === 'object' ? detail : {}) as Record<string, unknown>;
+  const parts = UTM_WORDS.filter(([key]) => typeof d[key] === 'string' && d[key] !== '').map(
+    ([key, word]) => `${word} ${String(d[key])}`,
+  );
+  return parts.length > 0 ? `${sourceLabel(channel)} (${parts.join(', ')})` : sourceLabel(channel);
+}
+
 export const CV_LABELS: Record<string, string> = {
   processing: 'CV being read',
   staged: 'CV waiting for the candidate to claim it',
