@@ -150,8 +150,11 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RedisR
   redis.on('close', () => {
     if (!closed) setMode('local', new Error('the connection to Redis closed'));
   });
+  // Reconnected: Redis counts again at once, not only after the next request tried it (a worker
+  // process serves no counted request, and its /readyz would say "down" for ever).
   redis.on('ready', () => {
     skipUntil = 0;
+    if (!closed) setMode('shared');
   });
   // The first requests after start wait for the first connection (at most its connect timeout)
   // rather than count alone while Redis is merely still connecting.
