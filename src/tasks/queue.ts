@@ -37,6 +37,11 @@ export const DEFAULT_MAX_ATTEMPTS = 8;
  */
 export function createTaskQueue(deps: { clock: Clock }) {
   return {
+    /** Whether a task of `name` for this job is queued and not yet started (it will read what is current). */
+    waitingForJob(trx: Db, name: TaskName, jobId: string): Promise<boolean> {
+      return taskRepository.queuedForJob(trx, name, jobId);
+    },
+
     async enqueue<N extends TaskName>(
       trx: Db,
       name: N,

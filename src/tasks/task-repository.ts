@@ -7,6 +7,19 @@ export type TaskRow = Selectable<TasksTable>;
 export type QueueBucket = 'ready' | 'delayed' | 'running';
 
 export const taskRepository = {
+  /** Whether a task of `name` for this job waits to run (queued, not yet started). */
+  async queuedForJob(db: Db, name: string, jobId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('tasks')
+      .select('id')
+      .where('name', '=', name)
+      .where('state', '=', 'queued')
+      .where(sql`payload ->> 'jobId'`, '=', jobId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   /** Inserts a task unless one with the same key exists; true when this call created it. */
   async insert(
     db: Db,

@@ -100,6 +100,8 @@ export function createMatchService(deps: {
         pool = await matchRepository.poolState(db, role.account_id);
         pools.set(role.account_id, pool);
       }
+      // A generation already waiting reads the role and the pool when it runs: one is enough.
+      if (await queue.waitingForJob(db, 'generate-matches', role.id)) continue;
       const key = `generate-matches:${role.id}:${fingerprint(role, pool)}`;
       if (
         await queue.enqueue(db, 'generate-matches', { accountId: role.account_id, jobId: role.id }, { key })
