@@ -3,7 +3,6 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { registerLocalUploadRoute, type UploadReceiver } from '../src/http/uploa
 import { ManualClock } from '../src/lib/clock.ts';
 import { newId } from '../src/lib/ids.ts';
 import { registerErrorHandling } from '../src/plugins/error-handler.ts';
+import { S3_KEY, S3_SECRET, S3rver, type S3rverServer } from './support/s3.ts';
 
 const PUBLIC_BASE_URL = 'https://careers.test';
 const PDF = 'application/pdf';
@@ -464,17 +464,6 @@ describe('local blob store', () => {
 
 // ---- S3 ----
 
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-  httpServer: http.Server;
-}
-type S3rverClass = new (options: Record<string, unknown>) => S3rverServer;
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
-
-/** s3rver's built-in account. */
-const S3_KEY = 'S3RVER';
-const S3_SECRET = 'S3RVER';
 const BUCKET = 'cvs';
 
 const rfc3986 = (s: string) =>

@@ -19,13 +19,25 @@ export function uploadPath(uploadUrl: string): string {
   return `${url.pathname}${url.search}`;
 }
 
-/** PUTs bytes to a presigned upload URL through app.inject, as a client would. */
+/**
+ * PUTs bytes to a presigned upload URL as a client would: through app.inject for the service's own
+ * upload route, over real HTTP for an S3 store's URL (signed with X-Amz-Signature).
+ */
 export async function putUpload(
   app: App,
   uploadUrl: string,
   bytes: Buffer,
   headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
+  if (new URL(uploadUrl).searchParams.has('X-Amz-Signature')) {
+    const res = await fetch(uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf', ...headers },
+      body: new Uint8Array(bytes),
+    });
+    const body = await res.text();
+    return { statusCode: res.status, body } as LightMyRequestResponse;
+  }
   return app.inject({
     method: 'PUT',
     url: uploadPath(uploadUrl),
