@@ -35,6 +35,8 @@ export interface Config {
   readonly logLevel: string;
   /** On SIGTERM/SIGINT: how long in-flight requests and tasks get before the process exits (0). */
   readonly shutdownGraceMs: number;
+  /** WORKER_CONCURRENCY: the tasks one worker process runs at once. */
+  readonly workerConcurrency: number;
   /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may use http and private addresses (development, tests). */
   readonly webhooks: { readonly allowPrivate: boolean };
   /** EMBEDDINGS_URL and friends: an OpenAI-compatible embeddings endpoint for matching; null: off. */
@@ -181,6 +183,7 @@ export function parseConfig(env: Env = process.env): Config {
     }),
     logLevel,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 1_000, 600_000),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 32),
     webhooks: Object.freeze({ allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE') }),
     embeddings: embeddings(env),
   });

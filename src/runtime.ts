@@ -188,6 +188,7 @@ export function createRuntimeWorker(runtime: Runtime, options: { log: WorkerLog;
     db: runtime.handle.db,
     clock: runtime.clock,
     handlers: runtime.services.taskHandlers,
+    concurrency: runtime.config.workerConcurrency,
     ...options,
   });
 }

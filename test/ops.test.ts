@@ -239,6 +239,8 @@ describe('configuration (parseConfig)', () => {
     assert.equal(config.cv.maxBytes, 10_485_760);
     assert.equal(config.cv.maxPages, 10);
     assert.equal(config.cv.stagedTtlSeconds, 2_592_000);
+    assert.equal(config.workerConcurrency, 2);
+    assert.equal(parseConfig({ WORKER_CONCURRENCY: '8' }).workerConcurrency, 8);
   });
 
   test('PUBLIC_BASE_URL defaults to http://localhost:$PORT; a trailing slash is dropped', () => {
@@ -301,6 +303,8 @@ describe('configuration (parseConfig)', () => {
     ['CV_MAX_PAGES', { CV_MAX_PAGES: '0' }],
     ['STAGED_CV_TTL_SECONDS', { STAGED_CV_TTL_SECONDS: 'forever' }],
     ['SMTP_URL', { SMTP_URL: 'mailto:x@example.com' }],
+    ['WORKER_CONCURRENCY', { WORKER_CONCURRENCY: '0' }],
+    ['WORKER_CONCURRENCY', { WORKER_CONCURRENCY: '64' }],
   ];
   for (const [variable, env] of bad) {
     test(`a bad ${variable} (${JSON.stringify(env[variable])}) fails, naming the variable`, () => {
