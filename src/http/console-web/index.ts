@@ -6,7 +6,7 @@ import { registerApplicationsPage } from './applications-page.ts';
 import { registerBillingPage } from './billing-page.ts';
 import { registerHomePage } from './home-page.ts';
 import { registerInvitation } from './invitation.ts';
-import { registerJobPage } from './job-page.ts';
+import { registerJobPage } from './job-detail-page.ts';
 import { registerJobsPage } from './jobs-page.ts';
 import { registerKeysPage } from './keys-page.ts';
 import { consoleError } from './layout.ts';
