@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ManualClock } from '../src/lib/clock.ts';
-import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { intakeAccount, unique } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
 import {
   NO_CHROMIUM,
   offlineContext,
+  recruiterPage,
   seriousAxeFindings,
   submitApplyForm,
   useBrowser,
@@ -218,15 +219,7 @@ describe('the apply page asks the job’s questions', { skip: NO_CHROMIUM }, () 
     await context.close();
 
     // The recruiter's console shows the answers under their labels and where the candidate came from.
-    const invited = await consoleCall(ctx.app, 'POST', `/accounts/${intake.account.id}/users`, {
-      email: `${unique('recruiter')}@example.com`.toLowerCase(),
-      role: 'recruiter',
-    });
-    const desk = await offlineContext(browser, ctx.baseUrl, { viewport: { width: 1280, height: 900 } });
-    const console_ = await desk.newPage();
-    await console_.goto(invited.json().inviteUrl);
-    await console_.getByLabel('Password').fill('a long and careful password');
-    await console_.getByRole('button', { name: 'Set password and sign in' }).click();
+    const { context: desk, page: console_ } = await recruiterPage(browser, ctx, intake.account.id);
     await console_.goto(`${ctx.baseUrl}/console/applications/${row.id}`);
     const answers = (await console_.locator('dl.qa').textContent()) ?? '';
     const shown: [string, string][] = [

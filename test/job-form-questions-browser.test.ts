@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { consoleCall, intakeAccount } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
-import { accessibleAtBothWidths, NO_CHROMIUM, offlineContext, SHOTS, useBrowser } from './support/browser.ts';
+import { accessibleAtBothWidths, NO_CHROMIUM, recruiterPage, SHOTS, useBrowser } from './support/browser.ts';
 
 /**
  * Issue 28 item 7 in Chromium: a recruiter adds questions with the keyboard-reachable buttons,
@@ -14,23 +14,13 @@ import { accessibleAtBothWidths, NO_CHROMIUM, offlineContext, SHOTS, useBrowser 
 // The DOM, as far as the function run in Chromium below uses it (tsconfig has no DOM lib).
 declare const document: { activeElement: { id: string } | null };
 
-const PASSWORD = 'a long and careful password';
 const ctx = useTestApp({ listen: true });
 const browser = useBrowser();
 
 describe('the question editor in Chromium', { skip: NO_CHROMIUM }, () => {
   test('add, type, move and save questions; errors on their fields; accessible at 390 and 1280 px', async () => {
     const intake = await intakeAccount(ctx.app, { companyName: 'Harbour Logistics' });
-    const invited = await consoleCall(ctx.app, 'POST', `/accounts/${intake.account.id}/users`, {
-      email: `${unique('recruiter')}@example.com`.toLowerCase(),
-      role: 'recruiter',
-    });
-    const context = await offlineContext(browser, ctx.baseUrl, { viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(invited.json().inviteUrl);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
-
+    const { context, page } = await recruiterPage(browser, ctx, intake.account.id);
     await page.goto(`${ctx.baseUrl}/console/jobs/new`);
     await page.getByLabel('Job title').fill('Night Shift Picker');
     await page.getByLabel('Category').selectOption('logistics');

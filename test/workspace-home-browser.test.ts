@@ -2,16 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ManualClock } from '../src/lib/clock.ts';
-import { consoleCall, intakeAccount, unique } from './support/accounts.ts';
+import { intakeAccount } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
-import { accessibleAtBothWidths, NO_CHROMIUM, offlineContext, useBrowser } from './support/browser.ts';
+import { accessibleAtBothWidths, NO_CHROMIUM, recruiterPage, useBrowser } from './support/browser.ts';
 import { applyTo } from './support/intake.ts';
 import { createPublished } from './support/jobs.ts';
 
 // The DOM, as far as the functions run in Chromium below use it (tsconfig has no DOM lib).
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
-
-const PASSWORD = 'a long and careful password';
 
 const ctx = useTestApp({ listen: true, clock: new ManualClock(new Date('2026-03-15T09:00:00.000Z')) });
 const browser = useBrowser();
@@ -63,15 +61,7 @@ describe('Home and the job form in Chromium', { skip: NO_CHROMIUM }, () => {
     await applyTo(ctx, intake.api, jobs[0]!.id);
     await manyApplications(intake.account.id, 2_000);
 
-    const invited = await consoleCall(ctx.app, 'POST', `/accounts/${intake.account.id}/users`, {
-      email: `${unique('recruiter')}@example.com`.toLowerCase(),
-      role: 'recruiter',
-    });
-    const context = await offlineContext(browser, ctx.baseUrl, { viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(invited.json().inviteUrl);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    const { context, page } = await recruiterPage(browser, ctx, intake.account.id);
 
     // Home: the chart and its table agree with the database.
     assert.equal(await page.locator('h1').textContent(), 'Home');

@@ -14,6 +14,8 @@ import {
   type Page,
   type Response,
 } from 'playwright-core';
+import { consoleCall, unique } from './accounts.ts';
+import type { TestContext } from './app.ts';
 
 // The page's document, as far as the functions evaluated in Chromium use it (no DOM lib here).
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
@@ -130,6 +132,30 @@ export async function offlineContext(
   );
   return context;
 }
+
+/**
+ * A recruiter of the account, invited through the console API and signed in in a new offline
+ * context by setting their password on the invitation page: answers the context and its page.
+ */
+export async function recruiterPage(
+  browser: Browser,
+  c: Pick<TestContext, 'app' | 'baseUrl'>,
+  accountId: string,
+  options: BrowserContextOptions = { viewport: { width: 1280, height: 900 } },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const invited = await consoleCall(c.app, 'POST', `/accounts/${accountId}/users`, {
+    email: `${unique('recruiter')}@example.com`.toLowerCase(),
+    role: 'recruiter',
+  });
+  assert.equal(invited.statusCode, 201, invited.body);
+  const context = await offlineContext(browser, c.baseUrl, options);
+  const page = await context.newPage();
+  await page.goto(invited.json().inviteUrl);
+  await page.getByLabel('Password').fill(RECRUITER_PASSWORD);
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  return { context, page };
+}
+export const RECRUITER_PASSWORD = 'a long and careful password';
 
 /**
  * One h1, and every heading (h1–h6, in document order) at most one level below the one before it.

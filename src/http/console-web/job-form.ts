@@ -3,6 +3,7 @@ import type { ConsoleSession } from '../../domain/console-users/user-service.ts'
 import { html, type SafeHtml } from '../../lib/html.ts';
 import { sanitizeDescription } from '../../lib/sanitize.ts';
 import { descriptionHtml } from '../pages/job-page.ts';
+import { described } from './form-fields.ts';
 import { BLANK_SKILLS, type JobFormState, SALARY_PERIODS } from './job-form-read.ts';
 import { csrfField } from './layout.ts';
 import { isQuestionIntent, QUESTION_STYLE, questionsFieldset } from './question-editor.ts';
@@ -52,33 +53,23 @@ function options(
   )}`;
 }
 
-/** A field's error and hint, tied to it by aria-describedby. */
-function described(state: JobFormState, id: string, hint?: string): { attrs: SafeHtml; after: SafeHtml } {
-  const error = state.errors[id];
-  const ids = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ');
-  return {
-    attrs: html`${ids && html` aria-describedby="${ids}"`}${error && html` aria-invalid="true"`}`,
-    after: html`${hint && html`<p class="hint" id="${id}-hint">${hint}</p>`}${error && html`<p class="error" id="${id}-error">${error}</p>`}`,
-  };
-}
-
 function input(
   state: JobFormState,
   id: string,
   label: string,
   extra: { hint?: string; type?: string; attrs?: SafeHtml; wide?: boolean } = {},
 ): SafeHtml {
-  const d = described(state, id, extra.hint);
+  const d = described(state.errors, id, extra.hint);
   return html`<div class="field${extra.wide ? ' wide' : ''}"><label for="${id}">${label}</label><input type="${extra.type ?? 'text'}" id="${id}" name="${id}" value="${state.values[id] ?? ''}"${extra.attrs}${d.attrs}>${d.after}</div>`;
 }
 
 function select(state: JobFormState, id: string, label: string, list: SafeHtml, hint?: string): SafeHtml {
-  const d = described(state, id, hint);
+  const d = described(state.errors, id, hint);
   return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${id}"${d.attrs}>${list}</select>${d.after}</div>`;
 }
 
 function textarea(state: JobFormState, id: string, label: string, rows: number, hint: string): SafeHtml {
-  const d = described(state, id, hint);
+  const d = described(state.errors, id, hint);
   return html`<div class="field wide"><label for="${id}">${label}</label><textarea id="${id}" name="${id}" rows="${rows}"${d.attrs}>${state.values[id] ?? ''}</textarea>${d.after}</div>`;
 }
 

@@ -2,6 +2,7 @@ import { QUESTION_MAX, QUESTION_TYPES, type QuestionType, SELECT_TYPES } from '.
 import { AppError } from '../../domain/errors.ts';
 import { checkQuestions } from '../../domain/jobs/question-rules.ts';
 import { html, type SafeHtml } from '../../lib/html.ts';
+import { described } from './form-fields.ts';
 import type { Form } from './web.ts';
 import { QUESTION_TYPE_WORDS, QUESTION_WORDS } from './words.ts';
 
@@ -234,15 +235,6 @@ export function sameQuestions(a: unknown, b: unknown): boolean {
 }
 
 // ——— The fieldset ———
-
-function described(errors: Record<string, string>, id: string, hint?: string) {
-  const error = errors[id];
-  const ids = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ');
-  return {
-    attrs: html`${ids && html` aria-describedby="${ids}"`}${error && html` aria-invalid="true"`}`,
-    after: html`${hint && html`<p class="hint" id="${id}-hint">${hint}</p>`}${error && html`<p class="error" id="${id}-error">${error}</p>`}`,
-  };
-}
 
 function row(
   q: QuestionRow,
