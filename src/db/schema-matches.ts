@@ -49,6 +49,9 @@ export interface MatchesTable {
   person_key: string;
   score: number;
   reasons: ColumnType<string[], string, string>;
+  /** The ranking that produced the match (ranker-version.ts) and the digest of its inputs. */
+  ranker_version: ColumnType<string, string | undefined, string>;
+  inputs_digest: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

@@ -2080,6 +2080,8 @@ export interface components {
                 score: number;
                 /** @description What drove the score, in words a recruiter reads: `required skill: PostgreSQL`, `title: Backend Engineer`, `location: Melbourne`, `missing required skill: Kubernetes`. */
                 reasons: string[];
+                /** @description Which ranking produced the match: changes whenever the ranking code or its weights change (`unrecorded` for matches made before versions were recorded). */
+                rankerVersion: string;
                 /** Format: date-time */
                 createdAt: string;
             }[];

@@ -7,6 +7,7 @@ import { isManaged } from '../jobs/job-view.ts';
 import { matchRepository, type SubjectKind } from './match-repository.ts';
 import { type CandidateProfile, type RoleProfile, roleProfile } from './profile.ts';
 import { finalRank, RELEVANCE_FLOOR, shortlist } from './rank.ts';
+import { inputsDigest, runVersion } from './ranker-version.ts';
 
 /** An uncapped role takes at most this many matches per run (docs/decisions.md). */
 export const MAX_MATCHES_PER_RUN = 1_000;
@@ -73,7 +74,7 @@ export async function generateMatches(trx: Db, run: GenerationRun): Promise<numb
   const since = await incrementalSince(trx, jobId, wordsHash, job.managed_since);
   const ranked = await rankPool(trx, run, role, terms, since, room);
   const chosen = onePerPerson(ranked, room);
-  const inserted = await matchRepository.insertMatches(trx, matchRows(chosen, run));
+  const inserted = await matchRepository.insertMatches(trx, matchRows(chosen, run, wordsHash));
   await matchRepository.recordRun(trx, {
     job_id: jobId,
     words_hash: wordsHash,
@@ -167,8 +168,9 @@ function onePerPerson(ranked: Ranked, room: number): Ranked {
   return chosen;
 }
 
-function matchRows(chosen: Ranked, run: GenerationRun) {
+function matchRows(chosen: Ranked, run: GenerationRun, wordsHash: string) {
   const { accountId, jobId, now } = run;
+  const version = runVersion(run.roleVector === null ? null : run.model);
   return chosen.map((person) => ({
     id: newId('mat', now),
     account_id: accountId,
@@ -179,6 +181,8 @@ function matchRows(chosen: Ranked, run: GenerationRun) {
     person_key: person.personKey,
     score: Math.round(person.score * 10_000),
     reasons: person.reasons,
+    ranker_version: version,
+    inputs_digest: inputsDigest(version, wordsHash, [person.profile, person.vector !== null]),
     created_at: now,
   }));
 }

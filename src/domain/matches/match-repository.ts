@@ -17,6 +17,7 @@ export interface MatchRow {
   candidate_id: string;
   score: number;
   reasons: string[];
+  ranker_version: string;
   created_at: Date;
 }
 
@@ -164,6 +165,7 @@ export const matchRepository = {
         'm.subject_id',
         'm.score',
         'm.reasons',
+        'm.ranker_version',
         'm.created_at',
       ])
       .where('m.account_id', '=', accountId)
@@ -316,6 +318,8 @@ export const matchRepository = {
       person_key: string;
       score: number;
       reasons: string[];
+      ranker_version: string;
+      inputs_digest: string;
       created_at: Date;
     }[],
   ): Promise<{ id: string; candidate_id: string }[]> {
@@ -347,7 +351,7 @@ export const matchRepository = {
     limit: number,
   ): Promise<MatchRow[]> {
     const result = await sql<MatchRow>`
-      SELECT m.id, m.job_id, m.candidate_id, m.score, m.reasons, m.created_at
+      SELECT m.id, m.job_id, m.candidate_id, m.score, m.reasons, m.ranker_version, m.created_at
       FROM matches m
       WHERE m.job_id = ${jobId}
         ${after ? sql`AND (m.score < ${after.score} OR (m.score = ${after.score} AND m.id > ${after.id}))` : sql``}

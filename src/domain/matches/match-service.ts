@@ -33,6 +33,7 @@ function matchOf(row: {
   candidate_id: string;
   score: number;
   reasons: string[];
+  ranker_version: string;
   created_at: Date | string;
 }): Match {
   return {
@@ -41,6 +42,7 @@ function matchOf(row: {
     candidateId: row.candidate_id,
     score: row.score / 10_000,
     reasons: row.reasons,
+    rankerVersion: row.ranker_version,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
