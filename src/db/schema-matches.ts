@@ -52,6 +52,10 @@ export interface MatchesTable {
   /** The ranking that produced the match (ranker-version.ts) and the digest of its inputs. */
   ranker_version: ColumnType<string, string | undefined, string>;
   inputs_digest: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A recruiter's dismissal (null: not dismissed): when, by whom ('operator' or a user id), why. */
+  dismissed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  dismissed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  dismiss_reason: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

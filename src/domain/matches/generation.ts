@@ -65,6 +65,7 @@ export async function generateMatches(trx: Db, run: GenerationRun): Promise<numb
   const { accountId, jobId, now } = run;
   const job = await jobRepository.find(trx, accountId, jobId, 'write');
   if (!job || !isManaged(job, now) || job.managed_since === null) return 0;
+  if (!(await matchRepository.matchingEnabled(trx, accountId))) return 0;
   const room = roomFor(job, await matchRepository.countForJob(trx, jobId));
   if (room <= 0) return 0;
   const role = roleProfile(job.content);

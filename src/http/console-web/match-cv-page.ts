@@ -3,22 +3,21 @@ import { html, type SafeHtml } from '../../lib/html.ts';
 import { cvName, renderVirtualCv } from '../pages/virtual-cv-view.ts';
 import type { App } from '../types.ts';
 import { CV_WORDS } from './applications-page.ts';
-import { dataTable, renderConsole, when } from './layout.ts';
+import { renderConsole, when } from './layout.ts';
 import { getPage, type WebDeps } from './web.ts';
 
-/** The Matches page of a managed role and the virtual CV of one of its candidates. */
+/** The virtual CV of one of a managed role's candidates (the Matches page is matches-page.ts). */
 export function registerMatchesPages(app: App, deps: WebDeps): void {
-  matchesPage(app, deps);
   matchCvPage(app, deps);
 }
 
-const percent = (score: number) => `${Math.round(score * 100)}%`;
+export const percent = (score: number) => `${Math.round(score * 100)}%`;
 
 /**
  * A match's reasons, what fits first and what is missing after (`missing required skill: Go`),
  * the missing ones marked in words and not by colour alone.
  */
-function reasonLists(reasons: readonly string[], headingLevel: 3 | null): SafeHtml {
+export function reasonLists(reasons: readonly string[], headingLevel: 3 | null): SafeHtml {
   const missing = reasons.filter((r) => r.startsWith('missing '));
   const fits = reasons.filter((r) => !r.startsWith('missing '));
   const list = (items: string[], kind: string) =>
@@ -28,51 +27,6 @@ function reasonLists(reasons: readonly string[], headingLevel: 3 | null): SafeHt
   return html`<h3>What fits the role</h3>${fits.length ? list(fits, 'fits') : html`<p>Nothing in particular.</p>`}${
     missing.length > 0 && html`<h3>What is missing</h3>${list(missing, 'missing')}`
   }`;
-}
-
-function matchesPage(app: App, deps: WebDeps): void {
-  const { jobs } = deps.services;
-  getPage(app, deps, '/console/jobs/:jobId/matches', 'jobs', async ({ request, reply, session, flash }) => {
-    const { jobId } = request.params as { jobId: string };
-    const job = (await jobs.listForConsole(session.accountId)).find((j) => j.id === jobId);
-    if (!job)
-      return renderConsole(reply, session, {
-        title: 'Not found',
-        body: html`<p>Job was not found.</p>`,
-        status: 404,
-      });
-    const back = html`<p><a href="/console/jobs/${jobId}">Back to the job</a></p>`;
-    if (!job.managed) {
-      const body = html`${back}<p>No matches: matches are made for managed ads; manage the ad on its page first.</p>`;
-      return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
-    }
-    const { cursor } = request.query as { cursor?: string };
-    const found = await deps.services.matches.list(session.accountId, jobId, {
-      limit: 50,
-      ...(typeof cursor === 'string' && cursor.length <= 200 ? { cursor } : {}),
-    });
-    const rows = found.matches.map((m) => [
-      { td: percent(m.score), class: 'score' },
-      html`<a href="/console/jobs/${jobId}/candidates/${m.candidateId}">Virtual CV<span class="hp"> of ${m.candidateId}</span></a><br><code>${m.candidateId}</code>`,
-      reasonLists(m.reasons, null),
-      html`<time datetime="${m.createdAt}">${m.createdAt.slice(0, 10)}</time>`,
-    ]);
-    const more =
-      found.nextCursor &&
-      html`<p><a href="/console/jobs/${jobId}/matches?cursor=${encodeURIComponent(found.nextCursor)}">More matches</a></p>`;
-    const table = dataTable({
-      caption: html`<caption>Candidate matches, best first</caption>`,
-      columns: ['Score', 'Candidate', 'Reasons', 'Matched on'],
-      rows,
-      scroll: false,
-    });
-    const body =
-      found.matches.length === 0
-        ? html`${back}<p>No matches yet — suggested candidates appear here once matching has run for this managed ad.</p>`
-        : html`${back}<p>Best first. Open a match’s virtual CV to read it and invite the candidate to screening; contacting someone who did not apply counts against the weekly limit.</p>
-${table}${more}`;
-    return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
-  });
 }
 
 /** Why the candidate was matched: the score, what fits, what is missing. */
