@@ -14,13 +14,15 @@ const { account, importCv, settle, managedRole, matchesOf } = matchPool(ctx);
 const cv = (i: number) => backend[i] as PoolCvDescription;
 
 const countOf = async (jobId: string) =>
-  (
-    await ctx.handle.db
-      .selectFrom('matches')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('job_id', '=', jobId)
-      .executeTakeFirstOrThrow()
-  ).n;
+  Number(
+    (
+      await ctx.handle.db
+        .selectFrom('matches')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('job_id', '=', jobId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('matchingEnabled', () => {
   test('on by default; off: nothing generated and 409 matching_disabled; on again: generated', async () => {

@@ -32,7 +32,13 @@ import { createKey } from './console/keys/create-key.ts';
 import { listKeys } from './console/keys/list-keys.ts';
 import { revokeKey } from './console/keys/revoke-key.ts';
 import { consoleCandidateCv, consoleListMatches } from './console/matches/list-matches.ts';
-import { dismissMatch, listDismissedMatches, restoreMatch } from './console/matches/match-decisions.ts';
+import {
+  dismissMatch,
+  explainMatchRoute,
+  listDismissedMatches,
+  matchDecisionLog,
+  restoreMatch,
+} from './console/matches/match-decisions.ts';
 import { listMail, listTasks, retryTask } from './console/ops/ops-routes.ts';
 import { erasePerson, exportPerson, listErasures, markInformed } from './console/privacy/privacy-routes.ts';
 import {
@@ -151,6 +157,8 @@ export const routes: Route[] = [
   dismissMatch,
   restoreMatch,
   listDismissedMatches,
+  matchDecisionLog,
+  explainMatchRoute,
   inviteUser,
   listUsers,
   removeUser,

@@ -4,9 +4,12 @@
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
+import { accountRepository } from '../accounts/account-repository.ts';
 import type { Actor, AuditService } from '../console-users/audit-service.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
+import { type DecisionEntry, decisionActorOf, decisionLog, decisionsCsv } from './decision-log.ts';
+import { explainMatch } from './explanation.ts';
 
 /** The longest reason a recruiter may give. */
 export const MAX_REASON = 500;
@@ -82,23 +85,38 @@ export function checkedReason(reason: unknown, required: boolean): string | null
   return trimmed;
 }
 
-const actorId = (actor: Actor) => (actor.kind === 'user' ? actor.userId : 'operator');
-
-/** What a dismissal or a restore also does in its transaction (the decision log, issue 31 item 4). */
-export type DecisionHook = (
+/** The decision log's entry (no free text: the reason stays in the audit trail and on the match). */
+async function logDecision(
   trx: Db,
+  accountId: string,
+  row: Row,
   kind: 'dismissed' | 'restored',
-  match: MatchDecision & { accountId: string },
   actor: Actor,
-  reason: string | null,
-) => Promise<void>;
+  at: Date,
+): Promise<void> {
+  await decisionLog.record(trx, [
+    {
+      accountId,
+      kind,
+      jobId: row.job_id,
+      matchId: row.id,
+      candidateId: row.candidate_id,
+      rankerVersion: row.ranker_version,
+      score: row.score,
+      reasons: row.reasons,
+      actor: decisionActorOf(actor),
+      at,
+    },
+  ]);
+}
+
+const actorId = (actor: Actor) => (actor.kind === 'user' ? actor.userId : 'operator');
 
 export function createDismissals(deps: {
   db: Db;
   clock: Clock;
   queue: TaskQueue;
   audit: Pick<AuditService, 'record'>;
-  onDecision?: DecisionHook;
 }) {
   const { db, clock, queue, audit } = deps;
 
@@ -161,7 +179,7 @@ export function createDismissals(deps: {
           target: matchId,
           detail: { jobId, candidateId: row.candidate_id, reason: why },
         });
-        await deps.onDecision?.(trx, 'dismissed', { ...done, accountId }, actor, why);
+        await logDecision(trx, accountId, row, 'dismissed', actor, now);
         // The freed slot: a generation of the role, once per dismissal.
         await queue.enqueue(
           trx,
@@ -197,9 +215,36 @@ export function createDismissals(deps: {
           target: matchId,
           detail: { jobId, candidateId: row.candidate_id, reason: why, dismissedFor: row.dismiss_reason },
         });
-        await deps.onDecision?.(trx, 'restored', { ...done, accountId }, actor, why);
+        await logDecision(trx, accountId, row, 'restored', actor, clock.now());
         return done;
       });
+    },
+
+    /** GET …/matches/{matchId}/explanation: the score's parts, weights, reasons and version. */
+    explanation: (accountId: string, jobId: string, matchId: string) =>
+      explainMatch(db, accountId, jobId, matchId),
+
+    /** The account's decision log, oldest first, a page at a time (GET …/matches/log). */
+    async log(accountId: string, query: { from?: string; to?: string; cursor?: string; limit?: number }) {
+      if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
+      return decisionLog.page(db, accountId, query);
+    },
+
+    /** The log from `from` to `to` as CSV, every entry (at most 100,000), for the account's records. */
+    async logCsv(accountId: string, query: { from?: string; to?: string }): Promise<string> {
+      if (!(await accountRepository.find(db, accountId))) throw notFound('Account');
+      const entries: DecisionEntry[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await decisionLog.page(db, accountId, {
+          ...query,
+          limit: 1000,
+          ...(cursor ? { cursor } : {}),
+        });
+        entries.push(...page.entries);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined && entries.length < 100_000);
+      return decisionsCsv(entries);
     },
 
     /** The role's dismissed matches, latest dismissal first (at most `limit`). */

@@ -338,6 +338,7 @@ export const matchRepository = {
       reasons: string[];
       ranker_version: string;
       inputs_digest: string;
+      components: string;
       created_at: Date;
     }[],
   ): Promise<{ id: string; candidate_id: string }[]> {

@@ -44,7 +44,7 @@ export function registerMatchListPages(app: App, deps: WebDeps): void {
       }`;
       return renderConsole(reply, session, { title: `${title} (dismissed)`, active: 'jobs', flash, body });
     }
-    const toggle = html`<p><a href="/console/jobs/${jobId}/matches?view=dismissed">${W.showDismissed}</a></p>`;
+    const toggle = html`<p><a href="/console/jobs/${jobId}/matches?view=dismissed">${W.showDismissed}</a> · <a href="/console/matches/log.csv" download>${W.downloadLog}</a></p>`;
     if (!job.managed) {
       const body = html`${back}<p>No matches: matches are made for managed ads; manage the ad on its page first.</p>${toggle}`;
       return renderConsole(reply, session, { title, active: 'jobs', flash, body });
@@ -83,6 +83,16 @@ export function registerMatchListPages(app: App, deps: WebDeps): void {
         ? html`${back}<p>${W.none}</p>${toggle}`
         : html`${back}<p>${W.intro}</p>${toggle}${table}${more}`;
     return renderConsole(reply, session, { title, active: 'jobs', flash, body });
+  });
+
+  // The account's decision log of matching, every entry, as a CSV download (issue 31).
+  getPage(app, deps, '/console/matches/log.csv', 'jobs', async ({ reply, session }) => {
+    const csv = await matchDecisions.logCsv(session.accountId, {});
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="matching-decisions.csv"')
+      .header('cache-control', 'no-store')
+      .send(csv);
   });
 
   const backTo = (request: FastifyRequest) => {

@@ -58,3 +58,56 @@ export const listDismissedMatches: Route = (app, { services: { matchDecisions } 
     }),
   );
 };
+
+const AccountPath = Type.Object({ accountId: Text({ minLength: 1, maxLength: 64 }) });
+const LogQuery = Type.Object(
+  {
+    from: Type.Optional(Text({ maxLength: 40 })),
+    to: Type.Optional(Text({ maxLength: 40 })),
+    cursor: Type.Optional(Text({ maxLength: 200 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * GET …/accounts/{accountId}/matches/log?from=&to=&cursor= → { entries, nextCursor }: the decision
+ * log, oldest first; `format=csv` downloads every entry of the range as a CSV file.
+ */
+export const matchDecisionLog: Route = (app, { services: { matchDecisions } }) => {
+  app.get(
+    '/console/v1/accounts/:accountId/matches/log',
+    { config: { console: true }, schema: { hide: true, params: AccountPath, querystring: LogQuery } },
+    async (request, reply) => {
+      const { accountId } = request.params;
+      const { format, ...query } = request.query;
+      if (format === 'csv') {
+        const csv = await matchDecisions.logCsv(accountId, { from: query.from, to: query.to });
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="matching-decisions-${accountId}.csv"`)
+          .header('cache-control', 'no-store')
+          .send(csv);
+      }
+      return matchDecisions.log(accountId, query);
+    },
+  );
+};
+
+/** GET …/jobs/{jobId}/matches/{matchId}/explanation → { score, rankerVersion, createdAt, components, reasons }. */
+export const explainMatchRoute: Route = (app, { services: { matchDecisions } }) => {
+  app.get(
+    '/console/v1/accounts/:accountId/jobs/:jobId/matches/:matchId/explanation',
+    { config: { console: true }, schema: { hide: true, params: MatchPath } },
+    async (request) => {
+      const { accountId, jobId, matchId } = request.params;
+      const { score, rankerVersion, createdAt, components, reasons } = await matchDecisions.explanation(
+        accountId,
+        jobId,
+        matchId,
+      );
+      return { score, rankerVersion, createdAt, components, reasons };
+    },
+  );
+};
