@@ -28,6 +28,7 @@ import { jobRepository } from './domain/jobs/job-repository.ts';
 import { createJobService } from './domain/jobs/job-service.ts';
 import { createPublicJobService } from './domain/jobs/public-job-service.ts';
 import { createKeyService } from './domain/keys/key-service.ts';
+import { createDismissals } from './domain/matches/dismissals.ts';
 import type { EmbeddingProvider } from './domain/matches/embeddings.ts';
 import { createMatchService } from './domain/matches/match-service.ts';
 import { createOpsStatsService } from './domain/ops/ops-stats-service.ts';
@@ -203,6 +204,7 @@ export function createServices(deps: ServiceDeps): Services {
     screening,
     taskHandlers,
     matches,
+    matchDecisions: createDismissals({ db, clock, queue, audit }),
     tasks: createTaskAdminService({ db, clock }),
     mail: { list: (to: string | null) => mailRepository.listOutbox(db, to, 500) },
     readiness: () => migrationsCurrent(handle),

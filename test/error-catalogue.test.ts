@@ -127,6 +127,7 @@ describe('the catalogue', () => {
       errors.unsolicitedContactLimit(2, 2, 60),
       errors.headerTooLarge(16_384),
       errors.requestTimeout('body', 15_000),
+      errors.matchingDisabled(),
       errors.internal(),
       errors.unavailable('Down.'),
       errors.unavailable('Down for a while.', 30),

@@ -205,6 +205,22 @@ describe('the console Matches page and a match’s CV in Chromium, without JavaS
       'Back to the matches',
       'Invite to screening',
     ]);
+
+    // A recruiter dismisses a match with a reason, then reads the Dismissed view (issue 31).
+    await page.goto(`${ctx.baseUrl}/console/jobs/${job.id}/matches`);
+    await page
+      .getByLabel(/Why dismiss this match/)
+      .first()
+      .fill('Wants a remote role only');
+    await page
+      .getByRole('button', { name: /^Dismiss/ })
+      .first()
+      .click();
+    assert.match((await page.locator('main').textContent()) ?? '', /Match dismissed/);
+    assert.equal(await page.locator('table tbody tr').count(), 2);
+    await page.goto(`${ctx.baseUrl}/console/jobs/${job.id}/matches?view=dismissed`);
+    assert.match((await page.locator('table').textContent()) ?? '', /Wants a remote role only/);
+    await checkPage(page, 'console-matches-dismissed');
     await context.close();
   });
 });

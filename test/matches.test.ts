@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { REFRESH_BATCH_MS } from '../src/domain/matches/match-service.ts';
+import { RANKER_VERSION } from '../src/domain/matches/ranker-version.ts';
 import { signedIn } from './console-web-client.ts';
 import { BACKEND_ROLE } from './fixtures/matches/backend-role.ts';
 import pool from './fixtures/matches/pool.json' with { type: 'json' };
@@ -83,6 +84,7 @@ interface MatchBody {
   candidateId: string;
   score: number;
   reasons: string[];
+  rankerVersion: string;
   createdAt: string;
 }
 
@@ -117,11 +119,22 @@ describe('generation and the cap', () => {
         'createdAt',
         'jobId',
         'matchId',
+        'rankerVersion',
         'reasons',
         'score',
       ]);
+      assert.equal(match.rankerVersion, RANKER_VERSION, 'the ranking that made it');
     }
     assert.ok(!matches.some((m) => m.candidateId === chef.candidateId));
+    const stored = await ctx.handle.db
+      .selectFrom('matches')
+      .select(['ranker_version', 'inputs_digest'])
+      .where('job_id', '=', job.id)
+      .execute();
+    for (const row of stored) {
+      assert.equal(row.ranker_version, RANKER_VERSION);
+      assert.match(row.inputs_digest ?? '', /^[A-Za-z0-9_-]{32}$/, 'the digest of its inputs');
+    }
     // Each match is a match.created event in the feed, with ids only.
     const feed = await s.api.get('/v1/events?types=match.created&limit=100');
     assert.equal(feed.statusCode, 200, feed.body);

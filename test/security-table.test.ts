@@ -387,9 +387,10 @@ async function seed(): Promise<void> {
   await drainAll(ctx.worker);
   for (const seeded of [owner, other]) {
     const res = await client(ctx.app, seeded.secret).get(`/v1/jobs/${seeded.ids.jobId}/matches`);
-    const matches = res.json().matches as { candidateId: string }[] | undefined;
+    const matches = res.json().matches as { candidateId: string; matchId: string }[] | undefined;
     assert.ok(matches?.length, `no match for the seeded role: ${res.body}`);
     seeded.ids.candidateId = matches[0]!.candidateId;
+    seeded.ids.matchId = matches[0]!.matchId;
   }
   const dispatcher = ctx.services.webhookDispatcher({ log: { warn() {}, error() {} }, pollMs: 20 });
   await dispatcher.drain();

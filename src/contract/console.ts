@@ -51,6 +51,8 @@ export const Account = Type.Object({
   dpaAcceptedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   limits: Limits,
   retention: Retention,
+  /** Automated matching (extensions.md §7): false generates nothing and the matches list answers 409. */
+  matchingEnabled: Type.Boolean(),
 });
 export type Account = Static<typeof Account>;
 
@@ -88,6 +90,7 @@ export const AccountPatch = Type.Object(
     dpaAccepted: Type.Optional(Type.Boolean()),
     limits: Type.Optional(Type.Partial(Limits, { additionalProperties: false })),
     retention: Type.Optional(Type.Partial(Retention, { additionalProperties: false })),
+    matchingEnabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

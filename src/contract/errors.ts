@@ -143,6 +143,10 @@ export const ERROR_CATALOGUE = {
   ad_not_managed: entry(409, 'A screening on an ad that is not managed.', {
     message: 'Only a managed, published ad can screen candidates.',
   }),
+  matching_disabled: entry(409, 'The matches of a role when the account switched automated matching off.', {
+    message:
+      'Automated matching is switched off for this account; an account admin switches it on in the console.',
+  }),
   price_unavailable: entry(409, "The screening template's price cannot be read.", {
     message: "The template's price cannot be read; the screening was not sent.",
   }),

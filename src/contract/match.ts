@@ -19,6 +19,10 @@ export const Match = Type.Object(
       description:
         'What drove the score, in words a recruiter reads: `required skill: PostgreSQL`, `title: Backend Engineer`, `location: Melbourne`, `missing required skill: Kubernetes`.',
     }),
+    rankerVersion: Type.String({
+      description:
+        'Which ranking produced the match: changes whenever the ranking code or its weights change (`unrecorded` for matches made before versions were recorded).',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { title: 'Match' },

@@ -1,6 +1,13 @@
 import type { ColumnType } from 'kysely';
 import type { Timestamp } from './columns.ts';
 
+/** One part of a match's score: the weight the ranker gave it and the person's value, 0..1. */
+export interface ScoreComponent {
+  name: string;
+  weight: number;
+  value: number;
+}
+
 /** Row types of matching's tables (issue 19): profiles, matches, runs and role vectors. */
 
 export interface MatchProfilesTable {
@@ -49,7 +56,32 @@ export interface MatchesTable {
   person_key: string;
   score: number;
   reasons: ColumnType<string[], string, string>;
+  /** The ranking that produced the match (ranker-version.ts) and the digest of its inputs. */
+  ranker_version: ColumnType<string, string | undefined, string>;
+  inputs_digest: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the score is made of: [{ name, weight, value }] (null for matches made before issue 31). */
+  components: ColumnType<ScoreComponent[] | null, string | null | undefined, string | null>;
+  /** A recruiter's dismissal (null: not dismissed): when, by whom ('operator' or a user id), why. */
+  dismissed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  dismissed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  dismiss_reason: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
+}
+
+/** The decision log (issue 31): ids, version, score, reasons, actor; no personal data; outlives erasure. */
+export interface MatchDecisionsTable {
+  id: string;
+  account_id: string;
+  at: Timestamp;
+  kind: 'generated' | 'dismissed' | 'restored' | 'invited';
+  job_id: string;
+  match_id: string;
+  candidate_id: string;
+  ranker_version: string;
+  score: number;
+  reasons: ColumnType<string[], string, string>;
+  actor: string;
+  screening_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MatchTables {
@@ -57,4 +89,5 @@ export interface MatchTables {
   matches: MatchesTable;
   match_runs: MatchRunsTable;
   match_role_vectors: MatchRoleVectorsTable;
+  match_decisions: MatchDecisionsTable;
 }

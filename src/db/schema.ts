@@ -51,6 +51,8 @@ export interface AccountsTable {
   /** Retention in days (issue 30): 0–1095, default 180. */
   retention_application_days: Generated<number>;
   retention_candidate_days: Generated<number>;
+  /** Automated matching on (issue 31); off: nothing generated, the list answers 409. */
+  matching_enabled: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

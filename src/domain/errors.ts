@@ -182,6 +182,11 @@ export function errorForStatus(status: number, message: string): AppError {
   const code = PLAIN_BY_STATUS[status as keyof typeof PLAIN_BY_STATUS] ?? 'bad_request';
   return new AppError(code, message);
 }
+export const matchingDisabled = () =>
+  new AppError(
+    'matching_disabled',
+    'Automated matching is switched off for this account; an account admin switches it on in the console.',
+  );
 export const adNotManagedForMatches = () =>
   new AppError(
     'ad_not_managed',

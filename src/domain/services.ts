@@ -22,6 +22,7 @@ import type { UploadService } from './intake/upload-service.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { PublicJobService } from './jobs/public-job-service.ts';
 import type { KeyService } from './keys/key-service.ts';
+import type { Dismissals } from './matches/dismissals.ts';
 import type { MatchService } from './matches/match-service.ts';
 import type { OpsStatsService } from './ops/ops-stats-service.ts';
 import type { TaskAdminService } from './ops/task-admin-service.ts';
@@ -75,6 +76,8 @@ export interface Services {
   screening: ScreeningService;
   taskHandlers: TaskHandlers;
   matches: MatchService;
+  /** A recruiter's decisions on matches: dismiss, restore (extensions.md §7). */
+  matchDecisions: Dismissals;
   tasks: TaskAdminService;
   mail: { list(to: string | null): Promise<OutboxRow[]> };
   readiness(): Promise<boolean>;

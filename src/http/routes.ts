@@ -32,6 +32,13 @@ import { createKey } from './console/keys/create-key.ts';
 import { listKeys } from './console/keys/list-keys.ts';
 import { revokeKey } from './console/keys/revoke-key.ts';
 import { consoleCandidateCv, consoleListMatches } from './console/matches/list-matches.ts';
+import {
+  dismissMatch,
+  explainMatchRoute,
+  listDismissedMatches,
+  matchDecisionLog,
+  restoreMatch,
+} from './console/matches/match-decisions.ts';
 import { listMail, listTasks, retryTask } from './console/ops/ops-routes.ts';
 import { erasePerson, exportPerson, listErasures, markInformed } from './console/privacy/privacy-routes.ts';
 import {
@@ -147,6 +154,11 @@ export const routes: Route[] = [
   listMatches,
   consoleListMatches,
   consoleCandidateCv,
+  dismissMatch,
+  restoreMatch,
+  listDismissedMatches,
+  matchDecisionLog,
+  explainMatchRoute,
   inviteUser,
   listUsers,
   removeUser,

@@ -811,6 +811,26 @@ export interface components {
             requestId: string;
         };
         /**
+         * MatchingDisabledError
+         * @description 409 `matching_disabled`: The matches of a role when the account switched automated matching off.
+         * @example {
+         *       "code": "matching_disabled",
+         *       "message": "Automated matching is switched off for this account; an account admin switches it on in the console.",
+         *       "requestId": "req_01J9Z6Q4T8N5V2W7X3Y0K1M6PB"
+         *     }
+         */
+        MatchingDisabledError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "matching_disabled";
+            /** @description What went wrong, for a developer. */
+            message: string;
+            /** @description Quote it to support; also the x-request-id header. */
+            requestId: string;
+        };
+        /**
          * PriceUnavailableError
          * @description 409 `price_unavailable`: The screening template's price cannot be read.
          * @example {
@@ -2080,15 +2100,17 @@ export interface components {
                 score: number;
                 /** @description What drove the score, in words a recruiter reads: `required skill: PostgreSQL`, `title: Backend Engineer`, `location: Melbourne`, `missing required skill: Kubernetes`. */
                 reasons: string[];
+                /** @description Which ranking produced the match: changes whenever the ranking code or its weights change (`unrecorded` for matches made before versions were recorded). */
+                rankerVersion: string;
                 /** Format: date-time */
                 createdAt: string;
             }[];
             /** @description Opaque; null when there is no more. */
             nextCursor: string | null;
         };
-        /** @description Error: `ad_not_managed`. */
-        AdNotManagedErrorBody: {
-            error: components["schemas"]["AdNotManagedError"];
+        /** @description Error: `ad_not_managed`, `matching_disabled`. */
+        ListMatches409ErrorBody: {
+            error: components["schemas"]["AdNotManagedError"] | components["schemas"]["MatchingDisabledError"];
         };
     };
     responses: never;
@@ -2119,6 +2141,7 @@ export type JobNotOpenError = components['schemas']['JobNotOpenError'];
 export type ManagedAdLockedError = components['schemas']['ManagedAdLockedError'];
 export type CompanyAddressRequiredError = components['schemas']['CompanyAddressRequiredError'];
 export type AdNotManagedError = components['schemas']['AdNotManagedError'];
+export type MatchingDisabledError = components['schemas']['MatchingDisabledError'];
 export type PriceUnavailableError = components['schemas']['PriceUnavailableError'];
 export type PayloadTooLargeError = components['schemas']['PayloadTooLargeError'];
 export type UnsupportedMediaTypeError = components['schemas']['UnsupportedMediaTypeError'];
@@ -2200,7 +2223,7 @@ export type TriggerScreening409ErrorBody = components['schemas']['TriggerScreeni
 export type TriggerScreening429ErrorBody = components['schemas']['TriggerScreening429ErrorBody'];
 export type ListEventsResponse = components['schemas']['ListEventsResponse'];
 export type ListMatchesResponse = components['schemas']['ListMatchesResponse'];
-export type AdNotManagedErrorBody = components['schemas']['AdNotManagedErrorBody'];
+export type ListMatches409ErrorBody = components['schemas']['ListMatches409ErrorBody'];
 export type HeaderXRequestId = components['headers']['XRequestId'];
 export type HeaderXRateLimitLimit = components['headers']['XRateLimitLimit'];
 export type HeaderXRateLimitRemaining = components['headers']['XRateLimitRemaining'];
@@ -4564,7 +4587,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundErrorBody"];
                 };
             };
-            /** @description Error: `ad_not_managed`. */
+            /** @description Error: `ad_not_managed`, `matching_disabled`. */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4574,7 +4597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdNotManagedErrorBody"];
+                    "application/json": components["schemas"]["ListMatches409ErrorBody"];
                 };
             };
             /** @description Error: `rate_limited`. */

@@ -34,6 +34,7 @@ export function toAccountView(row: AccountRow): Account {
       applicationDays: row.retention_application_days,
       candidateDays: row.retention_candidate_days,
     },
+    matchingEnabled: row.matching_enabled,
   };
 }
 
@@ -146,6 +147,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
               changes.retention_application_days = patch.retention.applicationDays;
             if (patch.retention?.candidateDays !== undefined)
               changes.retention_candidate_days = patch.retention.candidateDays;
+            if (patch.matchingEnabled !== undefined) changes.matching_enabled = patch.matchingEnabled;
             if (patch.companyAddress !== undefined && patch.companyAddress !== current.company_address) {
               if (patch.companyAddress === null) {
                 throw badRequest('companyAddress cannot be removed once chosen; choose a new one instead.', {

@@ -28,6 +28,8 @@ export function accountChangeFacts(before: Account, after: Account): AuditFact[]
       detail: { before: before.companyAddress, after: after.companyAddress },
     });
   }
+  if (before.matchingEnabled !== after.matchingEnabled)
+    facts.push({ action: after.matchingEnabled ? 'account.matching_enabled' : 'account.matching_disabled' });
   if (before.dpaAcceptedAt === null && after.dpaAcceptedAt !== null)
     facts.push({ action: 'account.addendum_accepted' });
   if (before.limits.monthlyOverageCapCents !== after.limits.monthlyOverageCapCents) {

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connect.ts';
+import type { ScoreComponent } from '../../db/schema-matches.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { isManaged } from '../jobs/job-view.ts';
+import { decisionLog } from './decision-log.ts';
+import { cosine } from './embeddings.ts';
 import { matchRepository, type SubjectKind } from './match-repository.ts';
 import { type CandidateProfile, type RoleProfile, roleProfile } from './profile.ts';
-import { finalRank, RELEVANCE_FLOOR, shortlist } from './rank.ts';
+import { type Component, finalRank, RELEVANCE_FLOOR, SEMANTIC_WEIGHT, shortlist, WEIGHTS } from './rank.ts';
+import { inputsDigest, runVersion } from './ranker-version.ts';
 
 /** An uncapped role takes at most this many matches per run (docs/decisions.md). */
 export const MAX_MATCHES_PER_RUN = 1_000;
@@ -64,6 +68,7 @@ export async function generateMatches(trx: Db, run: GenerationRun): Promise<numb
   const { accountId, jobId, now } = run;
   const job = await jobRepository.find(trx, accountId, jobId, 'write');
   if (!job || !isManaged(job, now) || job.managed_since === null) return 0;
+  if (!(await matchRepository.matchingEnabled(trx, accountId))) return 0;
   const room = roomFor(job, await matchRepository.countForJob(trx, jobId));
   if (room <= 0) return 0;
   const role = roleProfile(job.content);
@@ -73,7 +78,26 @@ export async function generateMatches(trx: Db, run: GenerationRun): Promise<numb
   const since = await incrementalSince(trx, jobId, wordsHash, job.managed_since);
   const ranked = await rankPool(trx, run, role, terms, since, room);
   const chosen = onePerPerson(ranked, room);
-  const inserted = await matchRepository.insertMatches(trx, matchRows(chosen, run));
+  const rows = matchRows(chosen, run, wordsHash);
+  const inserted = await matchRepository.insertMatches(trx, rows);
+  const made = new Set(inserted.map((match) => match.id));
+  await decisionLog.record(
+    trx,
+    rows
+      .filter((row) => made.has(row.id))
+      .map((row) => ({
+        accountId,
+        kind: 'generated' as const,
+        jobId,
+        matchId: row.id,
+        candidateId: row.candidate_id,
+        rankerVersion: row.ranker_version,
+        score: row.score,
+        reasons: row.reasons,
+        actor: 'system' as const,
+        at: now,
+      })),
+  );
   await matchRepository.recordRun(trx, {
     job_id: jobId,
     words_hash: wordsHash,
@@ -167,8 +191,32 @@ function onePerPerson(ranked: Ranked, room: number): Ranked {
   return chosen;
 }
 
-function matchRows(chosen: Ranked, run: GenerationRun) {
+/**
+ * The score's parts as the ranker applied them: each lexical component's weight (scaled down by the
+ * semantic share when the provider's similarity was blended in) and the person's value.
+ */
+function componentsOf(person: Ranked[number], roleVector: number[] | null): ScoreComponent[] {
+  const semantic = roleVector !== null && person.vector !== null;
+  const scale = semantic ? 1 - SEMANTIC_WEIGHT : 1;
+  const parts: ScoreComponent[] = (Object.entries(WEIGHTS) as [Component, number][]).map(
+    ([name, weight]) => ({
+      name,
+      weight: round(weight * scale),
+      value: round(person.components[name]),
+    }),
+  );
+  if (semantic) {
+    const similarity = Math.max(0, Math.min(1, cosine(roleVector, person.vector as number[])));
+    parts.push({ name: 'semantic', weight: SEMANTIC_WEIGHT, value: round(similarity) });
+  }
+  return parts;
+}
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+function matchRows(chosen: Ranked, run: GenerationRun, wordsHash: string) {
   const { accountId, jobId, now } = run;
+  const version = runVersion(run.roleVector === null ? null : run.model);
   return chosen.map((person) => ({
     id: newId('mat', now),
     account_id: accountId,
@@ -179,6 +227,9 @@ function matchRows(chosen: Ranked, run: GenerationRun) {
     person_key: person.personKey,
     score: Math.round(person.score * 10_000),
     reasons: person.reasons,
+    ranker_version: version,
+    components: JSON.stringify(componentsOf(person, run.roleVector)),
+    inputs_digest: inputsDigest(version, wordsHash, [person.profile, person.vector !== null]),
     created_at: now,
   }));
 }

@@ -17,6 +17,7 @@ export interface MatchRow {
   candidate_id: string;
   score: number;
   reasons: string[];
+  ranker_version: string;
   created_at: Date;
 }
 
@@ -94,6 +95,10 @@ export const matchRepository = {
     let query = db
       .selectFrom('jobs')
       .select(['id', 'account_id', 'content', 'max_matches', 'managed_since'])
+      // An account that switched matching off has nothing generated (issue 31).
+      .where('account_id', 'in', (eb) =>
+        eb.selectFrom('accounts').select('accounts.id').where('accounts.matching_enabled', '=', true),
+      )
       .where('status', '=', 'published')
       .where('managed_since', 'is not', null)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
@@ -121,6 +126,7 @@ export const matchRepository = {
       .where('job_id', '=', jobId)
       .where('candidate_kind', '=', kind)
       .where('candidate_id', '=', candidateId)
+      .where('dismissed_at', 'is', null)
       .executeTakeFirst();
     return row !== undefined;
   },
@@ -145,7 +151,8 @@ export const matchRepository = {
       .where('m.account_id', '=', accountId)
       .where('m.candidate_kind', '=', 'person')
       .where('m.candidate_id', '=', candidateId);
-    if (jobId !== null) query = query.where('m.job_id', '=', jobId);
+    // A dismissed match is no longer the role's candidate (the account still holds it elsewhere).
+    if (jobId !== null) query = query.where('m.job_id', '=', jobId).where('m.dismissed_at', 'is', null);
     return (await query.limit(1).executeTakeFirst())?.subject_id;
   },
 
@@ -164,6 +171,7 @@ export const matchRepository = {
         'm.subject_id',
         'm.score',
         'm.reasons',
+        'm.ranker_version',
         'm.created_at',
       ])
       .where('m.account_id', '=', accountId)
@@ -172,18 +180,30 @@ export const matchRepository = {
       .executeTakeFirst();
   },
 
+  /** Whether the account lets matches be generated and read (its switch, issue 31). */
+  async matchingEnabled(db: Db, accountId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('accounts')
+      .select('matching_enabled')
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return row?.matching_enabled ?? false;
+  },
+
+  /** The role's matches that count toward its cap: not dismissed. */
   async countForJob(db: Db, jobId: string): Promise<number> {
     const row = await db
       .selectFrom('matches')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('job_id', '=', jobId)
+      .where('dismissed_at', 'is', null)
       .executeTakeFirstOrThrow();
     return row.n;
   },
 
   /**
    * The role's candidates: the account's profiles sharing a term with the role, except applicants
-   * to the role (by address) and people already matched. A profile exists only while its CV is
+   * to the role (by address) and people already matched (a dismissed match too: never again). A profile exists only while its CV is
    * built and held, and never for a suppressed address (profileBuilt checks, suppression deletes).
    */
   async pool(
@@ -316,6 +336,9 @@ export const matchRepository = {
       person_key: string;
       score: number;
       reasons: string[];
+      ranker_version: string;
+      inputs_digest: string;
+      components: string;
       created_at: Date;
     }[],
   ): Promise<{ id: string; candidate_id: string }[]> {
@@ -347,9 +370,9 @@ export const matchRepository = {
     limit: number,
   ): Promise<MatchRow[]> {
     const result = await sql<MatchRow>`
-      SELECT m.id, m.job_id, m.candidate_id, m.score, m.reasons, m.created_at
+      SELECT m.id, m.job_id, m.candidate_id, m.score, m.reasons, m.ranker_version, m.created_at
       FROM matches m
-      WHERE m.job_id = ${jobId}
+      WHERE m.job_id = ${jobId} AND m.dismissed_at IS NULL
         ${after ? sql`AND (m.score < ${after.score} OR (m.score = ${after.score} AND m.id > ${after.id}))` : sql``}
         AND NOT EXISTS (SELECT 1 FROM applications x WHERE x.job_id = ${jobId} AND x.email_key = m.person_key)
       ORDER BY m.score DESC, m.id

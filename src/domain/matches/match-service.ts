@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { cvRepository } from '../cv/cv-repository.ts';
-import { adNotManagedForMatches, badRequest, notFound } from '../errors.ts';
+import { adNotManagedForMatches, badRequest, matchingDisabled, notFound } from '../errors.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 import { applicationRepository } from '../intake/application-repository.ts';
 import { candidateRepository } from '../intake/candidate-repository.ts';
@@ -33,6 +33,7 @@ function matchOf(row: {
   candidate_id: string;
   score: number;
   reasons: string[];
+  ranker_version: string;
   created_at: Date | string;
 }): Match {
   return {
@@ -41,6 +42,7 @@ function matchOf(row: {
     candidateId: row.candidate_id,
     score: row.score / 10_000,
     reasons: row.reasons,
+    rankerVersion: row.ranker_version,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -252,6 +254,7 @@ export function createMatchService(deps: {
       const job = await jobRepository.find(db, accountId, jobId);
       if (!job || job.status === 'draft') throw notFound('Job');
       if (!isManaged(job, now)) throw adNotManagedForMatches();
+      if (!(await matchRepository.matchingEnabled(db, accountId))) throw matchingDisabled();
       let after: { score: number; id: string } | null = null;
       if (query.cursor !== undefined) {
         const position = decodeCursor(query.cursor);

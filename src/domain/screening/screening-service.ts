@@ -17,6 +17,7 @@ import { isConsentLocale } from '../consent/consent-texts.ts';
 import { cvRepository } from '../cv/cv-repository.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { EventRecorder } from '../events/event-log.ts';
+import { type DecisionActor, decisionLog } from '../matches/decision-log.ts';
 import type { Seal } from '../seal.ts';
 import { type ScreeningRow, screeningRepository, type TemplateRow } from './screening-repository.ts';
 import {
@@ -185,6 +186,8 @@ export function createScreeningService(deps: {
       candidateId: string,
       input: ScreeningRequest,
       seal?: Seal<ScreeningTriggered>,
+      /** Who invited, for the matching decision log when the candidate is a match (issue 31). */
+      actor: DecisionActor = 'operator',
     ): Promise<ScreeningTriggered> {
       const now = clock.now();
       return db.transaction().execute(async (trx) => {
@@ -209,6 +212,14 @@ export function createScreeningService(deps: {
           input,
           completeBy,
           now,
+        });
+        await decisionLog.invitation(trx, {
+          accountId,
+          jobId,
+          candidateId,
+          screeningId: row.id,
+          actor,
+          at: now,
         });
         const result: ScreeningTriggered = {
           screening: screeningView(row, now),

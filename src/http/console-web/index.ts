@@ -11,6 +11,7 @@ import { registerJobsPage } from './jobs-page.ts';
 import { registerKeysPage } from './keys-page.ts';
 import { consoleError } from './layout.ts';
 import { registerMatchesPages } from './match-cv-page.ts';
+import { registerMatchListPages } from './matches-page.ts';
 import { registerPasswordReset } from './password-reset.ts';
 import { registerPrivacyPage } from './privacy-page.ts';
 import { registerScreeningPage } from './screening-page.ts';
@@ -53,6 +54,7 @@ export const consoleWeb: Route = (app, { services, rateLimits, clock, secureCook
     registerJobsPage(app, deps);
     registerJobPage(app, deps);
     registerApplicationsPage(app, deps);
+    registerMatchListPages(app, deps);
     registerMatchesPages(app, deps);
     registerScreeningPage(app, deps);
     registerBillingPage(app, deps);

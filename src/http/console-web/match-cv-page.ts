@@ -1,24 +1,25 @@
 import type { Match } from '../../contract/match.ts';
+import type { MatchExplanation } from '../../domain/matches/explanation.ts';
 import { html, type SafeHtml } from '../../lib/html.ts';
 import { cvName, renderVirtualCv } from '../pages/virtual-cv-view.ts';
 import type { App } from '../types.ts';
 import { CV_WORDS } from './applications-page.ts';
-import { dataTable, renderConsole, when } from './layout.ts';
+import { renderConsole, when } from './layout.ts';
+import { EXPLANATION_WORDS } from './match-words.ts';
 import { getPage, type WebDeps } from './web.ts';
 
-/** The Matches page of a managed role and the virtual CV of one of its candidates. */
+/** The virtual CV of one of a managed role's candidates (the Matches page is matches-page.ts). */
 export function registerMatchesPages(app: App, deps: WebDeps): void {
-  matchesPage(app, deps);
   matchCvPage(app, deps);
 }
 
-const percent = (score: number) => `${Math.round(score * 100)}%`;
+export const percent = (score: number) => `${Math.round(score * 100)}%`;
 
 /**
  * A match's reasons, what fits first and what is missing after (`missing required skill: Go`),
  * the missing ones marked in words and not by colour alone.
  */
-function reasonLists(reasons: readonly string[], headingLevel: 3 | null): SafeHtml {
+export function reasonLists(reasons: readonly string[], headingLevel: 3 | null): SafeHtml {
   const missing = reasons.filter((r) => r.startsWith('missing '));
   const fits = reasons.filter((r) => !r.startsWith('missing '));
   const list = (items: string[], kind: string) =>
@@ -30,49 +31,16 @@ function reasonLists(reasons: readonly string[], headingLevel: 3 | null): SafeHt
   }`;
 }
 
-function matchesPage(app: App, deps: WebDeps): void {
-  const { jobs } = deps.services;
-  getPage(app, deps, '/console/jobs/:jobId/matches', 'jobs', async ({ request, reply, session, flash }) => {
-    const { jobId } = request.params as { jobId: string };
-    const job = (await jobs.listForConsole(session.accountId)).find((j) => j.id === jobId);
-    if (!job)
-      return renderConsole(reply, session, {
-        title: 'Not found',
-        body: html`<p>Job was not found.</p>`,
-        status: 404,
-      });
-    const back = html`<p><a href="/console/jobs/${jobId}">Back to the job</a></p>`;
-    if (!job.managed) {
-      const body = html`${back}<p>No matches: matches are made for managed ads; manage the ad on its page first.</p>`;
-      return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
-    }
-    const { cursor } = request.query as { cursor?: string };
-    const found = await deps.services.matches.list(session.accountId, jobId, {
-      limit: 50,
-      ...(typeof cursor === 'string' && cursor.length <= 200 ? { cursor } : {}),
-    });
-    const rows = found.matches.map((m) => [
-      { td: percent(m.score), class: 'score' },
-      html`<a href="/console/jobs/${jobId}/candidates/${m.candidateId}">Virtual CV<span class="hp"> of ${m.candidateId}</span></a><br><code>${m.candidateId}</code>`,
-      reasonLists(m.reasons, null),
-      html`<time datetime="${m.createdAt}">${m.createdAt.slice(0, 10)}</time>`,
-    ]);
-    const more =
-      found.nextCursor &&
-      html`<p><a href="/console/jobs/${jobId}/matches?cursor=${encodeURIComponent(found.nextCursor)}">More matches</a></p>`;
-    const table = dataTable({
-      caption: html`<caption>Candidate matches, best first</caption>`,
-      columns: ['Score', 'Candidate', 'Reasons', 'Matched on'],
-      rows,
-      scroll: false,
-    });
-    const body =
-      found.matches.length === 0
-        ? html`${back}<p>No matches yet — suggested candidates appear here once matching has run for this managed ad.</p>`
-        : html`${back}<p>Best first. Open a match’s virtual CV to read it and invite the candidate to screening; contacting someone who did not apply counts against the weekly limit.</p>
-${table}${more}`;
-    return renderConsole(reply, session, { title: `Matches: ${job.title}`, active: 'jobs', flash, body });
-  });
+/** The explanation a candidate could be given: who decided, the parts of the score, the reasons. */
+function explanationCard(explanation: MatchExplanation): SafeHtml {
+  const E = EXPLANATION_WORDS;
+  const parts = explanation.components.map(
+    (c) => html`<li>${E.part(E.components[c.name] ?? c.name, percent(c.weight), percent(c.value))}</li>`,
+  );
+  return html`<section class="card explanation" aria-labelledby="why-heading"><h2 id="why-heading">${E.heading}</h2>
+<p>${E.made(explanation.rankerVersion, explanation.createdAt.slice(0, 10))}</p>
+${parts.length > 0 ? html`<p>${E.sum(percent(explanation.score))}</p><ul>${parts}</ul>` : html`<p>${E.noParts}</p>`}
+<h3>${E.reasons}</h3><ul>${explanation.reasons.map((r) => html`<li>${r}</li>`)}</ul><p>${E.never}</p></section>`;
 }
 
 /** Why the candidate was matched: the score, what fits, what is missing. */
@@ -112,13 +80,16 @@ function matchCvPage(app: App, deps: WebDeps): void {
       const name = cvName(found.cv);
       const role = job ? html`<strong>${job.title}</strong>` : 'the role';
       const intro = html`<p>${found.match ? 'Matched for' : 'Candidate for'} ${role} · id <code>${candidateId}</code></p>`;
+      const explanation =
+        found.match &&
+        (await deps.services.matchDecisions.explanation(session.accountId, jobId, found.match.matchId));
       const invite = html`<p class="actions"><a class="button" href="/console/screening?job=${jobId}&amp;candidate=${candidateId}">Invite to screening</a></p>`;
       const cv = html`<section aria-labelledby="cv-heading"><h2 id="cv-heading">Virtual CV</h2>${renderVirtualCv(found.cv, CV_WORDS, 'en', { level: 3, name: false, contact: false })}</section>`;
       return renderConsole(reply, session, {
         title: name || 'Virtual CV of a candidate',
         active: 'jobs',
         flash,
-        body: html`${back}${intro}${found.match && matchSummary(found.match)}${invite}${cv}`,
+        body: html`${back}${intro}${found.match && matchSummary(found.match)}${explanation && explanationCard(explanation)}${invite}${cv}`,
       });
     },
   );

@@ -1,5 +1,6 @@
 import { SCREENING_MESSAGE_MAX } from '../../contract/screening.ts';
 import { badRequest } from '../../domain/errors.ts';
+import { decisionActorOf } from '../../domain/matches/decision-log.ts';
 import { html } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { csrfField, dataTable, money, renderConsole, when } from './layout.ts';
@@ -92,6 +93,7 @@ function postScreening(app: App, deps: WebDeps): void {
             currency: triggered.currency,
           },
         })),
+        decisionActorOf(actorOf(session)),
       );
       return { to: '/console/screening', flash: `Invitation sent (${result.billing}).` };
     },

@@ -3,6 +3,7 @@ import type { ConsoleSession } from '../../domain/console-users/user-service.ts'
 import { html, type SafeHtml } from '../../lib/html.ts';
 import type { App } from '../types.ts';
 import { csrfField, renderConsole, when } from './layout.ts';
+import { SETTINGS_MATCHING_WORDS } from './match-words.ts';
 import { actorOf, getPage, postAction, type WebDeps } from './web.ts';
 
 function twoStepCard(session: ConsoleSession, required: boolean): SafeHtml {
@@ -12,6 +13,13 @@ function twoStepCard(session: ConsoleSession, required: boolean): SafeHtml {
   return html`<section class="card" aria-labelledby="two-step-h"><h2 id="two-step-h">Two-step sign-in</h2>${state}
 <form method="post" action="/console/settings/two-step">${csrfField(session)}<input type="hidden" name="require" value="${required ? 'no' : 'yes'}">
 <div class="actions"><button type="submit"${required && html` class="danger"`}>${required ? 'Stop requiring two-step sign-in' : 'Require two-step sign-in'}</button></div></form></section>`;
+}
+
+function matchingCard(session: ConsoleSession, enabled: boolean): SafeHtml {
+  const W = SETTINGS_MATCHING_WORDS;
+  return html`<section class="card" aria-labelledby="matching-h"><h2 id="matching-h">${W.heading}</h2><p>${enabled ? W.on : W.off}</p>
+<form method="post" action="/console/settings/matching">${csrfField(session)}<input type="hidden" name="enabled" value="${enabled ? 'no' : 'yes'}">
+<div class="actions"><button type="submit"${enabled && html` class="danger"`}>${enabled ? W.switchOff : W.switchOn}</button></div></form></section>`;
 }
 
 function body(session: ConsoleSession, account: Account, requiresTotp: boolean): SafeHtml {
@@ -28,12 +36,13 @@ function body(session: ConsoleSession, account: Account, requiresTotp: boolean):
 <p class="hint" id="address-hint">2 to 60 characters: a–z, 0–9 and single hyphens.</p>
 <div class="actions"><button type="submit">Save address</button></div></form></section>
 <section class="card" aria-labelledby="dpa-h"><h2 id="dpa-h">Data-processing addendum</h2>${addendum}</section>
-${twoStepCard(session, requiresTotp)}`;
+${twoStepCard(session, requiresTotp)}
+${matchingCard(session, account.matchingEnabled)}`;
 }
 
 /** Settings (admins): the company address and the data-processing addendum. */
 export function registerSettingsPage(app: App, deps: WebDeps): void {
-  const { accounts, audit, accountSafety } = deps.services;
+  const { accounts, audit, accountSafety, matches } = deps.services;
 
   getPage(app, deps, '/console/settings', 'settings', async ({ reply, session, flash }) =>
     renderConsole(reply, session, {
@@ -86,6 +95,31 @@ export function registerSettingsPage(app: App, deps: WebDeps): void {
         flash: require
           ? 'Two-step sign-in is required: users without it set it up at their next sign-in.'
           : 'Two-step sign-in is optional again.',
+      };
+    },
+  );
+
+  postAction(
+    app,
+    deps,
+    '/console/settings/matching',
+    'settings',
+    () => '/console/settings',
+    async ({ session, form }) => {
+      const enabled = form.get('enabled') === 'yes';
+      await accounts.update(
+        session.accountId,
+        { matchingEnabled: enabled },
+        audit.sealed(session.accountId, actorOf(session), ({ before, after }) =>
+          before.matchingEnabled === after.matchingEnabled
+            ? null
+            : { action: enabled ? 'account.matching_enabled' : 'account.matching_disabled' },
+        ),
+      );
+      if (enabled) await matches.refresh(session.accountId);
+      return {
+        to: '/console/settings',
+        flash: enabled ? SETTINGS_MATCHING_WORDS.switchedOn : SETTINGS_MATCHING_WORDS.switchedOff,
       };
     },
   );

@@ -2,7 +2,7 @@ import { type Account, AccountParams, AccountPatch } from '../../../contract/con
 import { accountChangeFacts } from '../../../domain/console-users/audit-service.ts';
 import type { Route } from '../../types.ts';
 
-export const updateAccount: Route = (app, { services: { accounts, audit } }) => {
+export const updateAccount: Route = (app, { services: { accounts, audit, matches } }) => {
   app.patch(
     '/console/v1/accounts/:accountId',
     { config: { console: true }, schema: { hide: true, params: AccountParams, body: AccountPatch } },
@@ -14,7 +14,10 @@ export const updateAccount: Route = (app, { services: { accounts, audit } }) => 
         { kind: 'operator' },
         (change: { before: Account; after: Account }) => accountChangeFacts(change.before, change.after),
       );
-      return { account: await accounts.update(accountId, request.body, seal) };
+      const account = await accounts.update(accountId, request.body, seal);
+      // Switched (back) on: the account's managed roles are looked at now, not at the next sweep.
+      if (request.body.matchingEnabled === true) await matches.refresh(accountId);
+      return { account };
     },
   );
 };

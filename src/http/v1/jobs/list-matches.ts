@@ -18,7 +18,7 @@ export const listMatches: Route = (app, { services: { matches } }) => {
           tag: 'screening',
           scope: 'screening',
           success: { 200: MatchPage },
-          errors: ['not_found', 'ad_not_managed'],
+          errors: ['not_found', 'ad_not_managed', 'matching_disabled'],
         }),
       },
     },

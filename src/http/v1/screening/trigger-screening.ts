@@ -45,6 +45,7 @@ export const triggerScreening: Route = (app, { services: { screening, idempotenc
         request.params.candidateId,
         request.body,
         answer.seal,
+        `key:${principalOf(request).keyId}`,
       );
       return answer.send(reply);
     },
