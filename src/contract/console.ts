@@ -99,6 +99,10 @@ export const KeyParams = Type.Object({
   keyId: Text({ minLength: 1, maxLength: 64 }),
 });
 
+/** Test mode (extensions.md §8): a key is live or test. */
+export const KEY_MODES = ['live', 'test'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
+
 export const KeyCreate = Type.Object(
   {
     // Plain strings, not the enum: the key service names the unknown scope in its 400.
@@ -107,6 +111,9 @@ export const KeyCreate = Type.Object(
       maxItems: SCOPES.length * 2,
     }),
     name: Type.Optional(Type.Union([Text({ maxLength: 200 }), Type.Null()])),
+    mode: Type.Optional(
+      enumOf(KEY_MODES, 'live (default) or test: a test key (cak_test_…) sees and makes test data only.'),
+    ),
   },
   { additionalProperties: false },
 );
@@ -117,6 +124,7 @@ export const ApiKey = Type.Object({
   id: Type.String(),
   name: Type.Union([Type.String(), Type.Null()]),
   scopes: Type.Array(enumOf(SCOPES)),
+  mode: enumOf(KEY_MODES),
   createdAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

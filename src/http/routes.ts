@@ -78,6 +78,7 @@ import { listJobs } from './v1/jobs/list-jobs.ts';
 import { listMatches } from './v1/jobs/list-matches.ts';
 import { publishJob } from './v1/jobs/publish-job.ts';
 import { triggerScreening } from './v1/screening/trigger-screening.ts';
+import { testManageJob, testUnmanageJob } from './v1/test/test-jobs.ts';
 
 /**
  * Every route of the service, each registered with the HTTP context (src/http/context.ts) in this
@@ -101,6 +102,8 @@ export const routes: Route[] = [
   getApplication,
   createCandidate,
   triggerScreening,
+  testManageJob,
+  testUnmanageJob,
   createAccount,
   listAccounts,
   getAccount,

@@ -197,6 +197,7 @@ export function createCvService(deps: {
         subjectRef: subjectRef(kind, id),
         to: subject.email,
         locale,
+        livemode: context.livemode,
         ...mail,
       });
     },
@@ -229,6 +230,7 @@ export function createCvService(deps: {
         subjectRef: subjectRef('candidate', candidateId),
         to: subject.email,
         locale,
+        livemode: context.livemode,
         ...mail,
       });
     },

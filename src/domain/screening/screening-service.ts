@@ -301,6 +301,7 @@ export function createScreeningService(deps: {
         subjectRef: `${row.candidate_kind}:${row.candidate_id}`,
         to: person.email,
         locale,
+        livemode: context.livemode,
         ...mail,
       });
     },
