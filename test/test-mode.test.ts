@@ -215,6 +215,24 @@ describe('applications and imports by mode', () => {
   });
 });
 
+describe('test helpers', () => {
+  test('/v1/test/jobs/{id}/manage and /unmanage: a live key gets 404; a test key manages its test job', async () => {
+    const p = await pair();
+    const testJob = await createPublished(p.test);
+    const liveJob = await createPublished(p.live);
+    assertError(await p.live.post(`/v1/test/jobs/${liveJob.id}/manage`), 404, 'not_found');
+    assertError(await p.live.post(`/v1/test/jobs/${testJob.id}/manage`), 404, 'not_found');
+    assertError(await p.test.post(`/v1/test/jobs/${liveJob.id}/manage`), 404, 'not_found');
+    const managed = await p.test.post(`/v1/test/jobs/${testJob.id}/manage`);
+    assert.equal(managed.statusCode, 200, managed.body);
+    assert.equal(managed.json().managed, true);
+    assert.equal((await p.test.get(`/v1/jobs/${testJob.id}/matches`)).statusCode, 200);
+    const unmanaged = await p.test.post(`/v1/test/jobs/${testJob.id}/unmanage`);
+    assert.equal(unmanaged.json().managed, false);
+    assertError(await p.test.get(`/v1/jobs/${testJob.id}/matches`), 409, 'ad_not_managed');
+  });
+});
+
 describe('matches, screenings and the bill by mode', () => {
   test('a test role is matched from test people only, a live role from live people only', async () => {
     const p = await pair();

@@ -232,6 +232,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test/jobs/{jobId}/manage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test keys only: make a test job a managed ad, as the console does
+         * @description Scope `jobs:write`. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.
+         */
+        post: operations["testManageJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test/jobs/{jobId}/unmanage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test keys only: end a test job’s managed ad, as the console does
+         * @description Scope `jobs:write`. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); over the limit, 429 `rate_limited` with Retry-After.
+         */
+        post: operations["testUnmanageJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -825,6 +865,26 @@ export interface components {
              * @enum {string}
              */
             code: "price_unavailable";
+            /** @description What went wrong, for a developer. */
+            message: string;
+            /** @description Quote it to support; also the x-request-id header. */
+            requestId: string;
+        };
+        /**
+         * NoSlotAvailableError
+         * @description 409 `no_slot_available`: Managing an ad when every managed-ad slot of the account is taken.
+         * @example {
+         *       "code": "no_slot_available",
+         *       "message": "Every one of the account's 5 managed-ad slots is taken.",
+         *       "requestId": "req_01J9Z6Q4T8N5V2W7X3Y0K1M6PB"
+         *     }
+         */
+        NoSlotAvailableError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "no_slot_available";
             /** @description What went wrong, for a developer. */
             message: string;
             /** @description Quote it to support; also the x-request-id header. */
@@ -2065,6 +2125,18 @@ export interface components {
         TriggerScreening429ErrorBody: {
             error: components["schemas"]["RateLimitedError"] | components["schemas"]["UnsolicitedContactLimitError"];
         };
+        TestManageJobResponse: {
+            job: components["schemas"]["AuthoredJob"];
+            managed: boolean;
+        };
+        /** @description Error: `conflict`, `no_slot_available`. */
+        TestManageJob409ErrorBody: {
+            error: components["schemas"]["ConflictError"] | components["schemas"]["NoSlotAvailableError"];
+        };
+        TestUnmanageJobResponse: {
+            job: components["schemas"]["AuthoredJob"];
+            managed: boolean;
+        };
         ListEventsResponse: {
             events: components["schemas"]["Event"][];
             /** @description Never null: at the end of the feed it is the cursor to poll again from later. */
@@ -2120,6 +2192,7 @@ export type ManagedAdLockedError = components['schemas']['ManagedAdLockedError']
 export type CompanyAddressRequiredError = components['schemas']['CompanyAddressRequiredError'];
 export type AdNotManagedError = components['schemas']['AdNotManagedError'];
 export type PriceUnavailableError = components['schemas']['PriceUnavailableError'];
+export type NoSlotAvailableError = components['schemas']['NoSlotAvailableError'];
 export type PayloadTooLargeError = components['schemas']['PayloadTooLargeError'];
 export type UnsupportedMediaTypeError = components['schemas']['UnsupportedMediaTypeError'];
 export type NotPublishableError = components['schemas']['NotPublishableError'];
@@ -2198,6 +2271,9 @@ export type TriggerScreeningResponse = components['schemas']['TriggerScreeningRe
 export type OverageCapReachedErrorBody = components['schemas']['OverageCapReachedErrorBody'];
 export type TriggerScreening409ErrorBody = components['schemas']['TriggerScreening409ErrorBody'];
 export type TriggerScreening429ErrorBody = components['schemas']['TriggerScreening429ErrorBody'];
+export type TestManageJobResponse = components['schemas']['TestManageJobResponse'];
+export type TestManageJob409ErrorBody = components['schemas']['TestManageJob409ErrorBody'];
+export type TestUnmanageJobResponse = components['schemas']['TestUnmanageJobResponse'];
 export type ListEventsResponse = components['schemas']['ListEventsResponse'];
 export type ListMatchesResponse = components['schemas']['ListMatchesResponse'];
 export type AdNotManagedErrorBody = components['schemas']['AdNotManagedErrorBody'];
@@ -4363,6 +4439,311 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+        };
+    };
+    testManageJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as answered when it was created. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestManageJobResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorBody"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBody"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorBody"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorBody"];
+                };
+            };
+            /** @description Error: `conflict`, `no_slot_available`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestManageJob409ErrorBody"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorBody"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedErrorBody"];
+                };
+            };
+            /** @description Error: `header_too_large`. */
+            431: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeaderTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `internal`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+        };
+    };
+    testUnmanageJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as answered when it was created. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestUnmanageJobResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorBody"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBody"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorBody"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorBody"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorBody"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedErrorBody"];
+                };
+            };
+            /** @description Error: `header_too_large`. */
+            431: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeaderTooLargeErrorBody"];
+                };
+            };
+            /** @description Error: `internal`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
