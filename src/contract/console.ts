@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Text } from './text.ts';
-import { enumOf, SCOPES } from './vocabulary.ts';
+import { enumOf, MODES, SCOPES } from './vocabulary.ts';
 
 /** A company address: a URL slug of a-z, 0-9 and single hyphens (console.md). */
 export const COMPANY_ADDRESS_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])$';
@@ -100,8 +100,7 @@ export const KeyParams = Type.Object({
 });
 
 /** Test mode (extensions.md §8): a key is live or test. */
-export const KEY_MODES = ['live', 'test'] as const;
-export type KeyMode = (typeof KEY_MODES)[number];
+export const KEY_MODES = MODES;
 
 export const KeyCreate = Type.Object(
   {

@@ -1357,6 +1357,8 @@ export interface components {
             type: "job.published";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 jobId: string;
                 /**
@@ -1374,6 +1376,8 @@ export interface components {
             type: "job.updated";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 jobId: string;
                 /**
@@ -1391,6 +1395,8 @@ export interface components {
             type: "job.closed";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 jobId: string;
                 /**
@@ -1408,6 +1414,8 @@ export interface components {
             type: "job.expired";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 jobId: string;
                 /**
@@ -1425,6 +1433,8 @@ export interface components {
             type: "application.received";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 applicationId: string;
                 jobId: string;
@@ -1442,6 +1452,8 @@ export interface components {
             type: "application.cv_status_changed";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 applicationId: string;
                 jobId: string;
@@ -1459,6 +1471,8 @@ export interface components {
             type: "application.withdrawn";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 applicationId: string;
                 jobId: string;
@@ -1476,6 +1490,8 @@ export interface components {
             type: "application.erased";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 applicationId: string;
                 jobId: string;
@@ -1489,6 +1505,8 @@ export interface components {
             type: "candidate.erased";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 candidateId: string;
             };
@@ -1501,6 +1519,8 @@ export interface components {
             type: "application.stage_changed";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 applicationId: string;
                 jobId: string;
@@ -1519,6 +1539,8 @@ export interface components {
             type: "candidate.cv_status_changed";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 candidateId: string;
                 /**
@@ -1538,6 +1560,8 @@ export interface components {
             type: "match.created";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 matchId: string;
                 jobId: string;
@@ -1552,6 +1576,8 @@ export interface components {
             type: "screening.invited";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 screeningId: string;
                 jobId: string;
@@ -1568,6 +1594,8 @@ export interface components {
             type: "screening.completed";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of test data (a test key’s; extensions.md §8). */
+            livemode: boolean;
             data: {
                 screeningId: string;
                 jobId: string;
