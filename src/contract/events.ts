@@ -131,7 +131,9 @@ function eventSchema(type: EventType, id?: string): TSchema {
       id: Type.String({ description: 'The event id; also the webhook-id header of its deliveries.' }),
       type: Type.Literal(type),
       createdAt: Type.String({ format: 'date-time' }),
-      livemode: Type.Boolean({ description: 'False for an event of test data (a test key’s; extensions.md §8).' }),
+      livemode: Type.Boolean({
+        description: 'False for an event of test data (a test key’s; extensions.md §8).',
+      }),
       data,
     },
     { additionalProperties: false, description: about, ...(id ? { $id: id } : {}) },
@@ -229,9 +231,7 @@ export const WebhookCreate = Type.Object(
         description: 'The event types to deliver; omitted: every type.',
       }),
     ),
-    mode: Type.Optional(
-      enumOf(MODES, 'live (default): the live events; test: the test data’s events only.'),
-    ),
+    mode: Type.Optional(enumOf(MODES, 'live (default): the live events; test: the test data’s events only.')),
   },
   { additionalProperties: false },
 );
