@@ -32,9 +32,7 @@ async function importAs(api: ApiClient, email: string, bytes = pdfFixture('cv-2-
 }
 
 describe('import statuses on demand', () => {
-  const rows = [
-    ...TABLE.matchAll(/^\| `(\w+)` \| `POST \/v1\/candidates`[^|]*?\(`[\w.-]+\+(\w+)@/gm),
-  ];
+  const rows = [...TABLE.matchAll(/^\| `(\w+)` \| `POST \/v1\/candidates`[^|]*?\(`[\w.-]+\+(\w+)@/gm)];
 
   test('the table names the three statuses', () => {
     assert.deepEqual(

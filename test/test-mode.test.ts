@@ -233,6 +233,94 @@ describe('test helpers', () => {
   });
 });
 
+/** The test key's events of `types`, as [type, data, livemode]. */
+async function eventsOf(api: ApiClient, types: string) {
+  const res = await api.get(`/v1/events?types=${types}&limit=100`);
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().events as { type: string; livemode: boolean; data: Record<string, string> }[];
+}
+
+describe('test helpers move time and state', () => {
+  test('expire: a published test job expires now, job.expired (livemode false) once; 409 after; 404 to live', async () => {
+    const p = await pair();
+    const job = await createPublished(p.test);
+    assertError(await p.live.post(`/v1/test/jobs/${job.id}/expire`), 404, 'not_found');
+    const res = await p.test.post(`/v1/test/jobs/${job.id}/expire`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().job.status, 'expired');
+    assert.equal((await p.test.get(`/v1/jobs/${job.id}`)).json().job.status, 'expired');
+    await ctx.services.maintenance();
+    const expired = await eventsOf(p.test, 'job.expired');
+    assert.deepEqual(
+      expired.map((e) => [e.data.jobId, e.livemode]),
+      [[job.id, false]],
+    );
+    assertError(await p.test.post(`/v1/test/jobs/${job.id}/expire`), 409, 'conflict');
+  });
+
+  test('cv: staged, claimed, failed and deleted along api.md’s transitions, with their events; 409 otherwise', async () => {
+    const p = await pair();
+    const job = await createPublished(p.test);
+    const move = (id: string, to: string) => p.test.post(`/v1/test/applications/${id}/cv`, { to });
+    const one = (await applyTo(ctx, p.test, job.id)).candidateId;
+    assertError(await p.live.post(`/v1/test/applications/${one}/cv`, { to: 'staged' }), 404, 'not_found');
+    assertError(await move(one, 'claimed'), 409, 'conflict');
+    assertError(await move(one, 'deleted'), 409, 'conflict');
+    const staged = await move(one, 'staged');
+    assert.equal(staged.statusCode, 200, staged.body);
+    assert.equal(staged.json().cvStatus, 'staged');
+    assertError(await move(one, 'failed'), 409, 'conflict');
+    assert.equal((await move(one, 'claimed')).json().cvStatus, 'claimed');
+    assertError(await move(one, 'deleted'), 409, 'conflict');
+
+    const two = (await applyTo(ctx, p.test, job.id)).candidateId;
+    const failed = await move(two, 'failed');
+    assert.deepEqual([failed.json().status, failed.json().cvStatus], ['withdrawn', 'failed']);
+
+    const three = (await applyTo(ctx, p.test, job.id)).candidateId;
+    await move(three, 'staged');
+    assert.equal((await move(three, 'deleted')).json().cvStatus, 'deleted');
+    assertError(await move(three, 'nowhere'), 400, 'bad_request');
+
+    const moves = (await eventsOf(p.test, 'application.cv_status_changed,application.withdrawn')).map((e) => [
+      e.type,
+      e.data.applicationId,
+      e.data.cvStatus,
+      e.livemode,
+    ]);
+    assert.deepEqual(moves, [
+      ['application.cv_status_changed', one, 'staged', false],
+      ['application.cv_status_changed', one, 'claimed', false],
+      ['application.cv_status_changed', two, 'failed', false],
+      ['application.withdrawn', two, 'failed', false],
+      ['application.cv_status_changed', three, 'staged', false],
+      ['application.cv_status_changed', three, 'deleted', false],
+    ]);
+  });
+
+  test('screening complete: an open test screening completes (screening.completed, livemode false); 409 after', async () => {
+    const p = await pair();
+    const template = await newTemplate(ctx.app, p.accountId);
+    const job = await createPublished(p.test);
+    await p.test.post(`/v1/test/jobs/${job.id}/manage`);
+    const applicant = await applyTo(ctx, p.test, job.id);
+    const triggered = await triggerScreening(p.test, job.id, applicant.candidateId, {
+      templateId: template.id,
+    });
+    const id = triggered.json().screening.screeningId;
+    assertError(await p.live.post(`/v1/test/screenings/${id}/complete`), 404, 'not_found');
+    const done = await p.test.post(`/v1/test/screenings/${id}/complete`);
+    assert.equal(done.statusCode, 200, done.body);
+    assert.equal(done.json().screening.status, 'completed');
+    assertError(await p.test.post(`/v1/test/screenings/${id}/complete`), 409, 'conflict');
+    const completed = await eventsOf(p.test, 'screening.completed');
+    assert.deepEqual(
+      completed.map((e) => [e.data.screeningId, e.livemode]),
+      [[id, false]],
+    );
+  });
+});
+
 describe('matches, screenings and the bill by mode', () => {
   test('a test role is matched from test people only, a live role from live people only', async () => {
     const p = await pair();

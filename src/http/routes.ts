@@ -78,7 +78,8 @@ import { listJobs } from './v1/jobs/list-jobs.ts';
 import { listMatches } from './v1/jobs/list-matches.ts';
 import { publishJob } from './v1/jobs/publish-job.ts';
 import { triggerScreening } from './v1/screening/trigger-screening.ts';
-import { testManageJob, testUnmanageJob } from './v1/test/test-jobs.ts';
+import { testExpireJob, testManageJob, testUnmanageJob } from './v1/test/test-jobs.ts';
+import { testCompleteScreening, testMoveCv } from './v1/test/test-moves.ts';
 
 /**
  * Every route of the service, each registered with the HTTP context (src/http/context.ts) in this
@@ -104,6 +105,9 @@ export const routes: Route[] = [
   triggerScreening,
   testManageJob,
   testUnmanageJob,
+  testExpireJob,
+  testMoveCv,
+  testCompleteScreening,
   createAccount,
   listAccounts,
   getAccount,

@@ -60,3 +60,24 @@ export const testUnmanageJob: Route = (app, { services: { jobs } }) => {
     async (request) => jobs.unmanage(testPrincipal(request).accountId, request.params.jobId),
   );
 };
+
+export const testExpireJob: Route = (app, { services: { jobs } }) => {
+  app.post(
+    '/v1/test/jobs/:jobId/expire',
+    {
+      config: { scope: 'jobs:write' },
+      schema: {
+        params: JobParams,
+        ...v1Docs({
+          operationId: 'testExpireJob',
+          summary: 'Test keys only: a published test job reaches its expiresAt now (job.expired follows)',
+          tag: 'jobs',
+          scope: 'jobs:write',
+          success: { 200: Type.Object({ job: AuthoredJobRef }) },
+          errors: ['not_found', 'conflict'],
+        }),
+      },
+    },
+    async (request) => jobs.expireForTest(testPrincipal(request).accountId, request.params.jobId),
+  );
+};
