@@ -35,6 +35,7 @@ import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import type { CvInspector, CvLimits } from './domain/ports.ts';
 import { createErasure } from './domain/privacy/erasure.ts';
 import { createPrivacyService } from './domain/privacy/privacy-service.ts';
+import { createTestDataEraser } from './domain/privacy/test-data.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
 import type { Services } from './domain/services.ts';
 import type { Clock } from './lib/clock.ts';
@@ -193,6 +194,7 @@ export function createServices(deps: ServiceDeps): Services {
       erasedOnRequest: privacy.erasedOnRequest,
     }),
     privacy,
+    testData: createTestDataEraser({ db, clock, files, erasure }),
     people,
     keys: createKeyService({ db, clock }),
     idempotency,

@@ -29,6 +29,7 @@ import {
   unmanageJob,
 } from './console/jobs/job-routes.ts';
 import { createKey } from './console/keys/create-key.ts';
+import { deleteTestData } from './console/keys/delete-test-data.ts';
 import { listKeys } from './console/keys/list-keys.ts';
 import { revokeKey } from './console/keys/revoke-key.ts';
 import { consoleCandidateCv, consoleListMatches } from './console/matches/list-matches.ts';
@@ -115,6 +116,7 @@ export const routes: Route[] = [
   createKey,
   listKeys,
   revokeKey,
+  deleteTestData,
   listAccountJobs,
   consolePublishJob,
   promoteJob,

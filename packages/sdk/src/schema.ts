@@ -5070,6 +5070,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": "staged"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TestMoveCvRequest"];
             };
         };
@@ -5226,7 +5231,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The screening's id. */
+                /** @description A test screening’s id. */
                 screeningId: string;
             };
             cookie?: never;

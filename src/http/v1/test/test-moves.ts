@@ -50,7 +50,9 @@ export const testCompleteScreening: Route = (app, { services: { screening } }) =
     {
       config: { scope: 'screening' },
       schema: {
-        params: Type.Object({ screeningId: Text({ minLength: 1, maxLength: 64 }) }),
+        params: Type.Object({
+          screeningId: Text({ minLength: 1, maxLength: 64, description: 'A test screening’s id.' }),
+        }),
         ...v1Docs({
           operationId: 'testCompleteScreening',
           summary:
