@@ -40,8 +40,7 @@ export const testDataRepository = {
     );
   },
 
-  /** Deletes every row of the twin's data (the twin itself, and the live account's keys and webhooks, stay). */
-  async deleteAll(db: Db, twinId: string): Promise<TestDataCounts> {
+  async counts(db: Db, twinId: string): Promise<TestDataCounts> {
     const counted = async (table: string) =>
       Number(
         (
@@ -50,13 +49,18 @@ export const testDataRepository = {
           }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE account_id = ${twinId}`.execute(db)
         ).rows[0]!.n,
       );
-    const counts: TestDataCounts = {
+    return {
       jobs: await counted('jobs'),
       applications: await counted('applications'),
       candidates: await counted('candidates'),
       uploads: await counted('uploads'),
       events: await counted('events'),
     };
+  },
+
+  /** Deletes every row of the twin's data (the twin itself, and the live account's keys and webhooks, stay). */
+  async deleteAll(db: Db, twinId: string): Promise<TestDataCounts> {
+    const counts = await testDataRepository.counts(db, twinId);
     await sql`DELETE FROM claim_links WHERE subject_id IN (
         SELECT id FROM applications WHERE account_id = ${twinId}
         UNION ALL SELECT id FROM candidates WHERE account_id = ${twinId})`.execute(db);

@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
 import { notFound } from '../errors.ts';
 import type { CvFileStore } from '../ports.ts';
+import type { Seal } from '../seal.ts';
 import type { Erasure } from './erasure.ts';
 import { type TestDataCounts, testDataRepository } from './test-data-repository.ts';
 
@@ -13,14 +14,23 @@ import { type TestDataCounts, testDataRepository } from './test-data-repository.
  * matches, notes, mail copies and files, as any erasure), then every row of the test twin is
  * deleted, so erased test jobs' pages answer 404. The files go once the transaction has committed.
  */
+const NONE: TestDataCounts = { jobs: 0, applications: 0, candidates: 0, uploads: 0, events: 0 };
+
 export function createTestDataEraser(deps: { db: Db; clock: Clock; files: CvFileStore; erasure: Erasure }) {
   const { db, clock, files, erasure } = deps;
   return {
-    async eraseAll(liveAccountId: string): Promise<TestDataCounts> {
+    /** How much test data the account holds (the console shows it apart). */
+    async counts(liveAccountId: string): Promise<TestDataCounts> {
+      const twin = await accountRepository.twinOf(db, liveAccountId);
+      return twin ? testDataRepository.counts(db, twin.id) : NONE;
+    },
+
+    /** `seal` runs in the deletion's transaction (the console's audit entry commits with it). */
+    async eraseAll(liveAccountId: string, seal?: Seal<TestDataCounts>): Promise<TestDataCounts> {
       const live = await accountRepository.find(db, liveAccountId);
       if (!live?.livemode) throw notFound('Account');
       const twin = await accountRepository.twinOf(db, liveAccountId);
-      if (!twin) return { jobs: 0, applications: 0, candidates: 0, uploads: 0, events: 0 };
+      if (!twin) return NONE;
       const { counts, blobs } = await db.transaction().execute(async (trx) => {
         await accountRepository.lock(trx, twin.id);
         const at = clock.now();
@@ -36,7 +46,9 @@ export function createTestDataEraser(deps: { db: Db; clock: Clock; files: CvFile
           }
         }
         for (const id of await testDataRepository.uploadIds(trx, twin.id)) blobs.add(id);
-        return { counts: await testDataRepository.deleteAll(trx, twin.id), blobs };
+        const counts = await testDataRepository.deleteAll(trx, twin.id);
+        await seal?.(trx, counts);
+        return { counts, blobs };
       });
       for (const key of blobs) await files.delete(key);
       return counts;
