@@ -154,10 +154,10 @@ const WORDS: Translated<PageWords> = {
   ],
   testJob: ['Test job', 'Empleo de prueba', "Offre d'essai", 'Vaga de teste'],
   testJobBody: [
-    'This job was made with a test key. It is not a real vacancy and no application to it reaches anyone.',
-    'Este empleo se creó con una clave de prueba. No es una vacante real y ninguna candidatura llega a nadie.',
-    "Cette offre a été créée avec une clé de test. Ce n'est pas un vrai poste et aucune candidature n'est transmise.",
-    'Esta vaga foi criada com uma chave de teste. Não é uma vaga real e nenhuma candidatura chega a alguém.',
+    'This job was made with a test key. It is not a real vacancy: applications to it are test data and no email is sent.',
+    'Este empleo se creó con una clave de prueba. No es una vacante real: sus candidaturas son datos de prueba y no se envía ningún correo.',
+    "Cette offre a été créée avec une clé de test. Ce n'est pas un vrai poste : ses candidatures sont des données de test et aucun e-mail n'est envoyé.",
+    'Esta vaga foi criada com uma chave de teste. Não é uma vaga real: as candidaturas são dados de teste e nenhum e-mail é enviado.',
   ],
   closedBody: [
     'It no longer takes applications. Thank you for your interest.',

@@ -277,7 +277,7 @@ export const jobPage: Route = (app, { services: { publicJobs, pageViews } }) => 
           pathFor,
           utmQuery(readUtm((name) => (request.query as Record<string, unknown>)[name])),
         )}`,
-        { head, public: !test },
+        { head: html`${head}${test && html`<style>.test-job{margin-bottom:1rem}</style>`}`, public: !test },
       );
     },
   );
