@@ -36,12 +36,13 @@ import { createTaskAdminService } from './domain/ops/task-admin-service.ts';
 import type { CvInspector, CvLimits } from './domain/ports.ts';
 import { createErasure } from './domain/privacy/erasure.ts';
 import { createPrivacyService } from './domain/privacy/privacy-service.ts';
+import { createTestDataEraser } from './domain/privacy/test-data.ts';
 import { createScreeningService } from './domain/screening/screening-service.ts';
 import type { Services } from './domain/services.ts';
 import type { Clock } from './lib/clock.ts';
 import { randomToken } from './lib/ids.ts';
 import { mailRepository } from './mail/mail-repository.ts';
-import type { Mailer } from './mail/mailer.ts';
+import { type Mailer, modeMailer } from './mail/mailer.ts';
 import { createTaskQueue } from './tasks/queue.ts';
 import { taskRepository } from './tasks/task-repository.ts';
 import type { TaskHandlers } from './tasks/worker.ts';
@@ -79,6 +80,8 @@ export function createServices(deps: ServiceDeps): Services {
   const { handle, clock, publicBaseUrl, files, inspector, cvLimits } = deps;
   const db = handle.db;
   const queue = createTaskQueue({ clock });
+  // Candidate mail by the account's mode: test mail to the outbox only (extensions.md §8).
+  const candidateMail = modeMailer(deps.mailer, { db, clock });
   const uploads = createUploadService({ db, clock, files, inspector, limits: cvLimits });
   const idempotency = createIdempotencyService({ db, clock });
   const events = createEventLog({
@@ -127,7 +130,7 @@ export function createServices(deps: ServiceDeps): Services {
     files,
     inspector,
     build: deps.build,
-    mailer: deps.mailer,
+    mailer: candidateMail,
     queue,
     publicBaseUrl,
     stagedTtlSeconds: deps.stagedTtlSeconds,
@@ -136,7 +139,7 @@ export function createServices(deps: ServiceDeps): Services {
     matches,
     erasure,
   });
-  const screening = createScreeningService({ db, clock, queue, mailer: deps.mailer, events });
+  const screening = createScreeningService({ db, clock, queue, mailer: candidateMail, events });
   const applications = createApplicationService({ db, clock, uploads, queue, events });
   const audit = createAuditService({ db, clock });
   const opsStats = createOpsStatsService({ db, clock });
@@ -192,6 +195,7 @@ export function createServices(deps: ServiceDeps): Services {
       erasedOnRequest: privacy.erasedOnRequest,
     }),
     privacy,
+    testData: createTestDataEraser({ db, clock, files, erasure }),
     people,
     keys: createKeyService({ db, clock }),
     idempotency,

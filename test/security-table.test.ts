@@ -931,6 +931,8 @@ describe('the right credential on its own ids passes the guard', () => {
     let spent = 0;
     for (const route of routes) {
       if (paramsOf(route.url).some((name) => name in NOT_ACCOUNT_SCOPED)) continue;
+      // Test helpers answer a live key 404 by design; test-mode.test.ts is their control.
+      if (route.url.startsWith('/v1/test/')) continue;
       const credential = isApi(route.url) ? counted.secret : CONSOLE_TOKEN;
       const body = await VALID_BODIES[key(route)]?.(helper);
       const res = await call(route, owner.ids, { authorization: `Bearer ${credential}` }, body);

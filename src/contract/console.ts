@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Text } from './text.ts';
-import { enumOf, SCOPES } from './vocabulary.ts';
+import { enumOf, MODES, SCOPES } from './vocabulary.ts';
 
 /** A company address: a URL slug of a-z, 0-9 and single hyphens (console.md). */
 export const COMPANY_ADDRESS_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])$';
@@ -102,6 +102,9 @@ export const KeyParams = Type.Object({
   keyId: Text({ minLength: 1, maxLength: 64 }),
 });
 
+/** Test mode (extensions.md §8): a key is live or test. */
+export const KEY_MODES = MODES;
+
 export const KeyCreate = Type.Object(
   {
     // Plain strings, not the enum: the key service names the unknown scope in its 400.
@@ -110,6 +113,9 @@ export const KeyCreate = Type.Object(
       maxItems: SCOPES.length * 2,
     }),
     name: Type.Optional(Type.Union([Text({ maxLength: 200 }), Type.Null()])),
+    mode: Type.Optional(
+      enumOf(KEY_MODES, 'live (default) or test: a test key (cak_test_…) sees and makes test data only.'),
+    ),
   },
   { additionalProperties: false },
 );
@@ -120,6 +126,7 @@ export const ApiKey = Type.Object({
   id: Type.String(),
   name: Type.Union([Type.String(), Type.Null()]),
   scopes: Type.Array(enumOf(SCOPES)),
+  mode: enumOf(KEY_MODES),
   createdAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

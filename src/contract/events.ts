@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { APPLICATION_STATUSES, CV_STATUSES } from './intake.ts';
 import { APPLICATION_STAGES } from './pipeline.ts';
 import { Text } from './text.ts';
-import { enumOf, type Scope } from './vocabulary.ts';
+import { enumOf, MODES, type Scope } from './vocabulary.ts';
 
 /**
  * Events (extensions.md §3): what changed, by id and status only, never a person's details. The
@@ -131,6 +131,9 @@ function eventSchema(type: EventType, id?: string): TSchema {
       id: Type.String({ description: 'The event id; also the webhook-id header of its deliveries.' }),
       type: Type.Literal(type),
       createdAt: Type.String({ format: 'date-time' }),
+      livemode: Type.Boolean({
+        description: 'False for an event of test data (a test key’s; extensions.md §8).',
+      }),
       data,
     },
     { additionalProperties: false, description: about, ...(id ? { $id: id } : {}) },
@@ -228,6 +231,7 @@ export const WebhookCreate = Type.Object(
         description: 'The event types to deliver; omitted: every type.',
       }),
     ),
+    mode: Type.Optional(enumOf(MODES, 'live (default): the live events; test: the test data’s events only.')),
   },
   { additionalProperties: false },
 );
@@ -237,6 +241,7 @@ export const WebhookView = Type.Object({
   id: Type.String(),
   url: Type.String(),
   types: Type.Array(enumOf(EVENT_TYPE_NAMES as unknown as readonly EventType[])),
+  mode: enumOf(MODES),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type WebhookView = Static<typeof WebhookView>;

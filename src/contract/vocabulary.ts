@@ -23,6 +23,10 @@ export function isScope(value: string): value is Scope {
 }
 
 /** A string schema of a closed set; its TypeScript type is the set's union. */
+/** Test mode (extensions.md §8): a key, its data, its events and a webhook endpoint are live or test. */
+export const MODES = ['live', 'test'] as const;
+export type Mode = (typeof MODES)[number];
+
 export const enumOf = <T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 

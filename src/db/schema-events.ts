@@ -26,6 +26,8 @@ export interface WebhooksTable {
   url: string;
   types: string[] | null;
   secret: string;
+  /** Migration 161: a test endpoint receives the test twin's events only. */
+  mode: ColumnType<'live' | 'test', 'live' | 'test' | undefined, 'live' | 'test'>;
   created_at: Timestamp;
 }
 

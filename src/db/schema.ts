@@ -53,6 +53,9 @@ export interface AccountsTable {
   retention_candidate_days: Generated<number>;
   /** Automated matching on (issue 31); off: nothing generated, the list answers 409. */
   matching_enabled: Generated<boolean>;
+  /** Migration 160: false for an account's test twin (issue 32), which names its live account. */
+  livemode: Generated<boolean>;
+  live_account_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -69,6 +72,8 @@ export interface ApiKeysTable {
   name: string | null;
   scopes: string[];
   secret_hash: string;
+  /** Migration 160: a test key acts on the account's test twin. */
+  mode: ColumnType<'live' | 'test', 'live' | 'test' | undefined, 'live' | 'test'>;
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;

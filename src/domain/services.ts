@@ -28,6 +28,7 @@ import type { OpsStatsService } from './ops/ops-stats-service.ts';
 import type { TaskAdminService } from './ops/task-admin-service.ts';
 import type { CvLimits } from './ports.ts';
 import type { PrivacyService } from './privacy/privacy-service.ts';
+import type { TestDataEraser } from './privacy/test-data.ts';
 import type { ScreeningService } from './screening/screening-service.ts';
 
 /** What one retention sweep did, each a count: records, files, rows removed or work queued. */
@@ -63,6 +64,8 @@ export interface Services {
   hostedApply: HostedApplyService;
   candidates: CandidateService;
   privacy: PrivacyService;
+  /** Test mode's "Delete all test data" (extensions.md §8). */
+  testData: TestDataEraser;
   people: PersonService;
   keys: KeyService;
   idempotency: IdempotencyService;

@@ -29,6 +29,7 @@ import {
   unmanageJob,
 } from './console/jobs/job-routes.ts';
 import { createKey } from './console/keys/create-key.ts';
+import { deleteTestData } from './console/keys/delete-test-data.ts';
 import { listKeys } from './console/keys/list-keys.ts';
 import { revokeKey } from './console/keys/revoke-key.ts';
 import { consoleCandidateCv, consoleListMatches } from './console/matches/list-matches.ts';
@@ -85,6 +86,8 @@ import { listJobs } from './v1/jobs/list-jobs.ts';
 import { listMatches } from './v1/jobs/list-matches.ts';
 import { publishJob } from './v1/jobs/publish-job.ts';
 import { triggerScreening } from './v1/screening/trigger-screening.ts';
+import { testExpireJob, testManageJob, testUnmanageJob } from './v1/test/test-jobs.ts';
+import { testCompleteScreening, testMoveCv } from './v1/test/test-moves.ts';
 
 /**
  * Every route of the service, each registered with the HTTP context (src/http/context.ts) in this
@@ -108,6 +111,11 @@ export const routes: Route[] = [
   getApplication,
   createCandidate,
   triggerScreening,
+  testManageJob,
+  testUnmanageJob,
+  testExpireJob,
+  testMoveCv,
+  testCompleteScreening,
   createAccount,
   listAccounts,
   getAccount,
@@ -115,6 +123,7 @@ export const routes: Route[] = [
   createKey,
   listKeys,
   revokeKey,
+  deleteTestData,
   listAccountJobs,
   consolePublishJob,
   promoteJob,

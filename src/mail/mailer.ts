@@ -16,6 +16,8 @@ export interface MailMessage {
   /** The HTML part: a template's output (src/lib/html.ts), never a string built by hand. */
   html: SafeHtml;
   locale: string;
+  /** False for test mode's mail (extensions.md §8): it goes to the outbox only, never SMTP. */
+  livemode?: boolean;
 }
 
 export interface Mailer {
@@ -76,5 +78,19 @@ export function smtpMailer(deps: { db: Db; clock: Clock; url: string; from: stri
     async close() {
       transport?.close();
     },
+  };
+}
+
+/**
+ * Test mode (extensions.md §8): a message with `livemode: false` goes to the outbox whatever the
+ * transport, so with SMTP_URL set the outbox lists test mail only; the rest goes to `live`.
+ */
+export function modeMailer(live: Mailer, deps: { db: Db; clock: Clock }): Mailer {
+  if (live.kind === 'outbox') return live;
+  const outbox = outboxMailer(deps);
+  return {
+    kind: live.kind,
+    send: (message) => (message.livemode === false ? outbox.send(message) : live.send(message)),
+    close: () => live.close(),
   };
 }

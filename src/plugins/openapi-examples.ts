@@ -94,4 +94,5 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     message: 'Thanks for applying: this short screening takes about ten minutes.',
     language: 'en',
   },
+  testMoveCv: { to: 'staged' },
 };

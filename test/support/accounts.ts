@@ -56,8 +56,13 @@ export async function newKey(
   app: App,
   accountId: string,
   scopes: string[],
+  mode?: 'live' | 'test',
 ): Promise<{ id: string; secret: string }> {
-  const res = await consoleCall(app, 'POST', `/accounts/${accountId}/keys`, { scopes, name: 'test' });
+  const res = await consoleCall(app, 'POST', `/accounts/${accountId}/keys`, {
+    scopes,
+    name: 'test',
+    ...(mode ? { mode } : {}),
+  });
   if (res.statusCode !== 201) throw new Error(`key: ${res.body}`);
   return { id: res.json().key.id, secret: res.json().secret };
 }

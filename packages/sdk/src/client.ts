@@ -188,6 +188,32 @@ export function createCareersClient(options: CareersClientOptions) {
           }),
         ),
     },
+    /**
+     * Test keys only (`cak_test_…`; a live key gets 404): move a test job, CV or screening now, as
+     * time, the candidate or the console would, with the events the real change emits.
+     */
+    test: {
+      expireJob: async (jobId: string) =>
+        unwrap(await raw.POST('/v1/test/jobs/{jobId}/expire', { params: { path: { jobId } } })).job,
+      manageJob: async (jobId: string) =>
+        unwrap(await raw.POST('/v1/test/jobs/{jobId}/manage', { params: { path: { jobId } } })),
+      unmanageJob: async (jobId: string) =>
+        unwrap(await raw.POST('/v1/test/jobs/{jobId}/unmanage', { params: { path: { jobId } } })),
+      moveCv: async (
+        applicationId: string,
+        to: 'staged' | 'claimed' | 'deleted' | 'failed',
+      ): Promise<GetApplicationResponse> =>
+        unwrap(
+          await raw.POST('/v1/test/applications/{applicationId}/cv', {
+            params: { path: { applicationId } },
+            body: { to },
+          }),
+        ),
+      completeScreening: async (screeningId: string) =>
+        unwrap(
+          await raw.POST('/v1/test/screenings/{screeningId}/complete', { params: { path: { screeningId } } }),
+        ).screening,
+    },
   };
 }
 

@@ -47,9 +47,20 @@ export const accountRepository = {
 
   /** Up to `limit` accounts after `afterId`, in id order (ids sort by creation time). */
   async page(db: Executor, afterId: string | null, limit: number): Promise<AccountRow[]> {
-    let query = db.selectFrom('accounts').selectAll().orderBy('id').limit(limit);
+    // Test twins (test-twin.ts) are part of their live account, not accounts of their own.
+    let query = db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('live_account_id', 'is', null)
+      .orderBy('id')
+      .limit(limit);
     if (afterId !== null) query = query.where('id', '>', afterId);
     return query.execute();
+  },
+
+  /** The live account's test twin (test-twin.ts), if it has one. */
+  async twinOf(db: Executor, liveId: string): Promise<AccountRow | undefined> {
+    return db.selectFrom('accounts').selectAll().where('live_account_id', '=', liveId).executeTakeFirst();
   },
 
   async findByAddress(db: Executor, address: string): Promise<AccountRow | undefined> {

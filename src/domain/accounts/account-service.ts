@@ -18,6 +18,7 @@ import {
   type LimitName,
   limitsOf,
 } from './account-repository.ts';
+import { syncTwin } from './test-twin.ts';
 
 const ADDRESS = new RegExp(COMPANY_ADDRESS_PATTERN);
 
@@ -112,7 +113,8 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
 
     async get(id: string): Promise<Account> {
       const row = await accountRepository.find(db, id);
-      if (!row) throw notFound('Account');
+      // A test twin is part of its live account (test-twin.ts), not an account of its own.
+      if (!row?.livemode) throw notFound('Account');
       return toAccountView(row);
     },
 
@@ -134,7 +136,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
             // A new company address (a unique, hence key, column) makes the UPDATE below take FOR
             // UPDATE: it waits for transactions inserting rows of this account, which never wait on it.
             const current = await accountRepository.lock(trx, id);
-            if (!current) throw notFound('Account');
+            if (!current?.livemode) throw notFound('Account');
             const changes: Record<string, unknown> = { updated_at: now };
             if (patch.name !== undefined) changes.name = patch.name;
             if (patch.companyName !== undefined) changes.company_name = patch.companyName;
@@ -163,6 +165,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
               changes.company_address = patch.companyAddress;
             }
             const after = await accountRepository.update(trx, id, changes);
+            await syncTwin(trx, after);
             await seal?.(trx, { before: toAccountView(current), after: toAccountView(after) });
             return after;
           }),

@@ -204,10 +204,10 @@ export const cvRepository = {
     accountId: string,
     jobId: string | null,
     now: Date,
-  ): Promise<{ company: string; role: string | null; jobPath: string | null }> {
+  ): Promise<{ company: string; role: string | null; jobPath: string | null; livemode: boolean }> {
     const account = await db
       .selectFrom('accounts')
-      .select(['name', 'company_name', 'company_address'])
+      .select(['name', 'company_name', 'company_address', 'livemode'])
       .where('id', '=', accountId)
       .executeTakeFirstOrThrow();
     let role: string | null = null;
@@ -223,6 +223,6 @@ export const cvRepository = {
       if (live && job.slug && account.company_address)
         jobPath = jobPagePath(account.company_address, job.slug);
     }
-    return { company: account.company_name ?? account.name, role, jobPath };
+    return { company: account.company_name ?? account.name, role, jobPath, livemode: account.livemode };
   },
 };

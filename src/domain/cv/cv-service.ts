@@ -6,6 +6,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { accountNoticeMail, claimMail } from '../../mail/templates.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
 import { type ConsentLocale, isConsentLocale } from '../consent/consent-texts.ts';
+import { conflict, notFound } from '../errors.ts';
 import type { EventRecorder } from '../events/event-log.ts';
 import type { CvFileStore, CvInspector } from '../ports.ts';
 import type { Erasure } from '../privacy/erasure.ts';
@@ -197,6 +198,7 @@ export function createCvService(deps: {
         subjectRef: subjectRef(kind, id),
         to: subject.email,
         locale,
+        livemode: context.livemode,
         ...mail,
       });
     },
@@ -229,6 +231,7 @@ export function createCvService(deps: {
         subjectRef: subjectRef('candidate', candidateId),
         to: subject.email,
         locale,
+        livemode: context.livemode,
         ...mail,
       });
     },
@@ -302,6 +305,34 @@ export function createCvService(deps: {
       return (await cvRepository.virtualCv(db, kind, id)) ?? null;
     },
 
+    /**
+     * Test mode (extensions.md §8): an application's CV moved now along api.md's transitions, by
+     * the path the real change takes (the build, the unreadable file, the claim, the expiry), so
+     * the same events follow. staged and failed from processing; claimed and deleted from staged.
+     */
+    async moveForTest(accountId: string, applicationId: string, to: TestCvMove): Promise<void> {
+      const subject = await cvRepository.subject(db, 'application', applicationId);
+      if (!subject || subject.accountId !== accountId) throw notFound('Application');
+      const from = TEST_CV_MOVES[to];
+      if (subject.cvStatus !== from)
+        throw conflict(`A CV moves to ${to} only from ${from}; this one is ${subject.cvStatus}.`);
+      if (to === 'staged') return this.buildCv('application', applicationId);
+      if (to === 'failed') return unreadable(subject);
+      if (to === 'deleted') {
+        await erase(subject, ['staged']);
+        return;
+      }
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        if (
+          await cvRepository.moveStatus(trx, 'application', applicationId, 'staged', 'claimed', now, {
+            claimed_at: now,
+          })
+        )
+          await cvMoved(trx, subject, 'claimed');
+      });
+    },
+
     /** Retention: staged CVs not claimed within their lifetime are deleted. */
     async expireStaged(): Promise<number> {
       const due = await cvRepository.expiredStaged(db, new Date(clock.now().getTime() - ttlMs), 200);
@@ -316,3 +347,13 @@ export function createCvService(deps: {
 }
 
 export type CvService = ReturnType<typeof createCvService>;
+
+/** The test helper's CV moves and the status each starts from (api.md, Application cvStatus). */
+const TEST_CV_MOVES = {
+  staged: 'processing',
+  failed: 'processing',
+  claimed: 'staged',
+  deleted: 'staged',
+} as const;
+export type TestCvMove = keyof typeof TEST_CV_MOVES;
+export const TEST_CV_MOVE_NAMES = Object.keys(TEST_CV_MOVES) as TestCvMove[];

@@ -24,6 +24,8 @@ export interface FeedEvent {
   id: string;
   type: EventType;
   createdAt: string;
+  /** False for an event of test data (extensions.md §8): the mode of the account it happened in. */
+  livemode: boolean;
   data: Record<string, unknown>;
 }
 
@@ -32,11 +34,15 @@ export interface EventRecorder {
   record(trx: Db, accountId: string, event: EventInput, options?: { dedupeKey?: string }): Promise<boolean>;
 }
 
-export function toFeedEvent(row: Pick<EventRow, 'id' | 'type' | 'data' | 'created_at'>): FeedEvent {
+export function toFeedEvent(
+  row: Pick<EventRow, 'id' | 'type' | 'data' | 'created_at'>,
+  livemode: boolean,
+): FeedEvent {
   return {
     id: row.id,
     type: row.type as EventType,
     createdAt: row.created_at.toISOString(),
+    livemode,
     data: row.data,
   };
 }
@@ -135,6 +141,8 @@ export function createEventLog(deps: { db: Db; clock: Clock; cursorKey: string; 
       accountId: string,
       scopes: ReadonlySet<Scope>,
       query: { after?: string; types?: string; limit?: number },
+      /** The key's mode: the mode of every event of `accountId`. */
+      livemode: boolean,
     ): Promise<{ events: FeedEvent[]; nextCursor: string }> {
       let types = EVENT_TYPE_NAMES;
       if (query.types !== undefined) {
@@ -164,7 +172,7 @@ export function createEventLog(deps: { db: Db; clock: Clock; cursorKey: string; 
       if (rows.length > 0) next = { txid: rows.at(-1)!.txid, seq: rows.at(-1)!.seq };
       // A short page read everything before the horizon: the next poll starts there.
       if (rows.length < limit && BigInt(horizon) > BigInt(next.txid)) next = { txid: horizon, seq: '0' };
-      return { events: rows.map(toFeedEvent), nextCursor: cursor(next) };
+      return { events: rows.map((row) => toFeedEvent(row, livemode)), nextCursor: cursor(next) };
     },
 
     /**

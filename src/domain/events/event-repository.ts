@@ -45,7 +45,12 @@ export const eventRepository = {
         SELECT 'dlv_' || substr(md5(w.id || ':' || e.id), 1, 26), w.id, e.id, ${row.accountId}, 'queued',
                ${row.createdAt}, ${row.createdAt}, ${row.createdAt}
         FROM e, webhooks w
-        WHERE w.account_id = ${row.accountId} AND (w.types IS NULL OR ${row.type} = ANY (w.types))
+        WHERE (w.types IS NULL OR ${row.type} = ANY (w.types))
+          -- Each endpoint receives its mode's events only: a live one its account's, a test one
+          -- its account's test twin's (extensions.md §8).
+          AND ((w.mode = 'live' AND w.account_id = ${row.accountId})
+            OR (w.mode = 'test' AND w.account_id =
+                  (SELECT live_account_id FROM accounts WHERE id = ${row.accountId})))
         ON CONFLICT (webhook_id, event_id) DO NOTHING
       )
       SELECT id FROM e`.execute(db);

@@ -73,12 +73,16 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     const event =
       delivery.event_type === null
         ? null
-        : toFeedEvent({
-            id: delivery.event_id,
-            type: delivery.event_type,
-            data: delivery.event_data ?? {},
-            created_at: new Date(delivery.event_created_at!),
-          });
+        : toFeedEvent(
+            {
+              id: delivery.event_id,
+              type: delivery.event_type,
+              data: delivery.event_data ?? {},
+              created_at: new Date(delivery.event_created_at!),
+            },
+            // An endpoint receives its own mode's events only (event-repository.ts's fan-out).
+            delivery.mode === 'live',
+          );
     if (!event) {
       outcome = { statusCode: null, error: 'the event is no longer kept' };
     } else {

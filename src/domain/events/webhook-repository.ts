@@ -11,6 +11,7 @@ export interface DueDelivery extends DeliveryRow {
   url: string;
   secret: string;
   event_type: string | null;
+  mode: 'live' | 'test';
   event_data: Record<string, unknown> | null;
   event_created_at: Date | null;
 }
@@ -124,7 +125,7 @@ export const webhookRepository = {
       WHERE d.id = p.id AND w.id = d.webhook_id
         AND ((d.state = 'queued' AND d.next_attempt_at <= ${now})
           OR (d.state = 'running' AND d.locked_until <= ${now}))
-      RETURNING d.*, w.url, w.secret, e.type AS event_type, e.data AS event_data,
+      RETURNING d.*, w.url, w.secret, w.mode, e.type AS event_type, e.data AS event_data,
                 e.created_at AS event_created_at`.execute(db);
     return result.rows;
   },

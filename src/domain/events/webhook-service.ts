@@ -21,6 +21,7 @@ function view(row: WebhookRow): WebhookView {
     url: row.url,
     // Stored only after validation against the same names.
     types: row.types === null ? [...EVENT_TYPE_NAMES] : row.types.filter(isEventType),
+    mode: row.mode,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -56,7 +57,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; allowPrivate:
       if (problem) throw badRequest(problem, { field: 'url' });
       const now = clock.now();
       return db.transaction().execute(async (trx) => {
-        if (!(await accountRepository.lock(trx, accountId))) throw notFound('Account');
+        if (!(await accountRepository.lock(trx, accountId))?.livemode) throw notFound('Account');
         if ((await webhookRepository.countForAccount(trx, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT)
           throw conflict(`An account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`);
         const secret = newWebhookSecret();
@@ -67,6 +68,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; allowPrivate:
           url: new URL(input.url).href,
           types: types === undefined || types.length === EVENT_TYPE_NAMES.length ? null : types,
           secret,
+          mode: input.mode ?? 'live',
           created_at: now,
         });
         const created = { webhook: view(row), secret };

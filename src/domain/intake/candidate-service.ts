@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { emailKey } from '../../lib/email.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskQueue } from '../../tasks/queue.ts';
-import { accountRepository } from '../accounts/account-repository.ts';
+import { type AccountRow, accountRepository } from '../accounts/account-repository.ts';
 import { attestationRequired, badRequest, dailyCapReached, notFound, uploadInvalid } from '../errors.ts';
 import type { CvFileStore } from '../ports.ts';
 import type { Erasure } from '../privacy/erasure.ts';
@@ -14,6 +14,7 @@ import { type CandidateRow, candidateRepository } from './candidate-repository.t
 import { looksLikeCv } from './cv-likeness.ts';
 import { utcDay } from './day-window.ts';
 import { notACv } from './not-a-cv.ts';
+import { outcomeOnDemand } from './outcomes-on-demand.ts';
 import type { UploadRow } from './upload-repository.ts';
 import type { UploadService } from './upload-service.ts';
 
@@ -111,7 +112,7 @@ export function createCandidateService(deps: {
 }) {
   const { db, clock, uploads, files, queue } = deps;
 
-  async function budget(trx: Db, accountId: string, now: Date): Promise<void> {
+  async function budget(trx: Db, accountId: string, now: Date): Promise<AccountRow> {
     const account = await accountRepository.find(trx, accountId);
     if (!account) throw notFound('Account');
     const day = utcDay(now);
@@ -120,6 +121,7 @@ export function createCandidateService(deps: {
     ) {
       throw dailyCapReached('candidate imports', account.daily_candidate_imports, day);
     }
+    return account;
   }
 
   /** Records an outcome that keeps nothing of the file; the upload is spent and its file erased. */
@@ -158,7 +160,18 @@ export function createCandidateService(deps: {
    * `cv_rejected` and is thrown from here), a file that passes them but does not read as a CV
    * (rejected), else queued. Reads only; nothing is written until the outcome is settled.
    */
-  async function decide(accountId: string, upload: UploadRow, input: CandidateWrite): Promise<ImportOutcome> {
+  async function decide(
+    accountId: string,
+    upload: UploadRow,
+    input: CandidateWrite,
+    livemode: boolean,
+  ): Promise<ImportOutcome> {
+    // Test mode's outcomes on demand (docs/sandbox.md): an address ending +existing, +suppressed
+    // or +rejected answers that status.
+    const asked = livemode ? null : outcomeOnDemand(input.email);
+    if (asked === 'suppressed') return { kind: 'suppressed' };
+    if (asked === 'existing') return { kind: 'existing_account' };
+    if (asked === 'rejected') return { kind: 'rejected', rejection: notACv(input.locale ?? 'en') };
     const key = emailKey(input.email);
     if (await candidateRepository.isSuppressed(db, key)) return { kind: 'suppressed' };
     if (await deps.erasedOnRequest?.(db, accountId, key)) return { kind: 'suppressed' };
@@ -236,9 +249,9 @@ export function createCandidateService(deps: {
     ): Promise<CandidateCreated> {
       if (input.lawfulBasis.attested !== true) throw attestationRequired();
       const now = clock.now();
-      await budget(db, accountId, now);
+      const account = await budget(db, accountId, now);
       const upload = await uploads.usable(accountId, input.cv.uploadId, 'api');
-      const outcome = await decide(accountId, upload, input);
+      const outcome = await decide(accountId, upload, input, account.livemode);
       const rows = candidateRows(accountId, input, now);
       switch (outcome.kind) {
         case 'suppressed':

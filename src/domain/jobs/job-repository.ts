@@ -236,7 +236,9 @@ export const jobRepository = {
       ])
       .where('j.status', '=', 'published')
       .where((eb) => eb.or([eb('j.expires_at', 'is', null), eb('j.expires_at', '>', now)]))
-      .where('a.company_address', 'is not', null);
+      .where('a.company_address', 'is not', null)
+      // Test jobs (extensions.md §8) are never in a feed or the sitemap.
+      .where('a.livemode', '=', true);
     if (afterId) query = query.where('j.id', '<', afterId);
     if (filter.category) query = query.where(sql<string>`j.content->>'category'`, '=', filter.category);
     if (filter.remote)

@@ -340,6 +340,30 @@ export function createJobService(deps: {
         return result;
       });
     },
+
+    /**
+     * Test mode (extensions.md §8): a live test job reaches its expiresAt now. As time would: only
+     * expiresAt moves (not updatedAt), and `job.expired` is recorded under the sweep's own key, so
+     * the sweep does not report it again.
+     */
+    async expireForTest(accountId: string, jobId: string): Promise<{ job: AuthoredJob }> {
+      return db.transaction().execute(async (trx) => {
+        const acc = await account(trx, accountId);
+        const row = await jobFor(trx, accountId, jobId);
+        const now = clock.now();
+        const status = statusAt(row, now);
+        if (status !== 'published')
+          throw conflict(`Only a published job can expire; this one is ${status}.`, { status });
+        const updated = await jobRepository.update(trx, accountId, jobId, { expires_at: now });
+        await events.record(
+          trx,
+          accountId,
+          { type: 'job.expired', data: { jobId, status: 'expired' } },
+          { dedupeKey: `job.expired:${jobId}:${now.toISOString()}` },
+        );
+        return { job: view(updated, acc, now) };
+      });
+    },
   };
 }
 

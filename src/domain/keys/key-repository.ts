@@ -9,6 +9,9 @@ export interface KeyPrincipalRow {
   key_id: string;
   account_id: string;
   scopes: string[];
+  mode: 'live' | 'test';
+  /** A test key's account: the live account's test twin; null for a live key. */
+  acting_account_id: string | null;
   last_used_at: Date | null;
   requests_per_minute: number;
 }
@@ -18,7 +21,18 @@ const findLiveByHash = compiledStatement<KeyPrincipalRow, 'secretHash'>((db, par
   db
     .selectFrom('api_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
-    .select(['k.id as key_id', 'k.account_id', 'k.scopes', 'k.last_used_at', 'a.requests_per_minute'])
+    .leftJoin('accounts as t', (join) =>
+      join.onRef('t.live_account_id', '=', 'k.account_id').on('k.mode', '=', 'test'),
+    )
+    .select([
+      'k.id as key_id',
+      'k.account_id',
+      'k.scopes',
+      'k.mode',
+      't.id as acting_account_id',
+      'k.last_used_at',
+      'a.requests_per_minute',
+    ])
     .where('k.secret_hash', '=', param('secretHash'))
     .where('k.revoked_at', 'is', null),
 );

@@ -5,18 +5,22 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { accountRepository } from '../accounts/account-repository.ts';
+import { ensureTwin } from '../accounts/test-twin.ts';
 import { badRequest, dpaRequired, notFound } from '../errors.ts';
 import type { Seal } from '../seal.ts';
 import { type ApiKeyRow, keyRepository } from './key-repository.ts';
 
 export interface Principal {
   keyId: string;
+  /** The account the key acts on: for a test key, the account's test twin (accounts/test-twin.ts). */
   accountId: string;
+  /** False for a test key (extensions.md §8). */
+  livemode: boolean;
   scopes: ReadonlySet<Scope>;
   requestsPerMinute: number;
 }
 
-const SECRET_PREFIX = 'cak_';
+const SECRET_PREFIX = { live: 'cak_', test: 'cak_test_' } as const;
 
 /** Lengths outside these are no key this service minted (or ever will): refused without a lookup. */
 export function plausibleSecret(secret: string): boolean {
@@ -35,6 +39,7 @@ export function toKeyView(row: ApiKeyRow): ApiKey {
     id: row.id,
     name: row.name,
     scopes: row.scopes.filter(isScope),
+    mode: row.mode,
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     revokedAt: row.revoked_at?.toISOString() ?? null,
@@ -53,10 +58,12 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
    */
   async function lookUpHash(secretHash: string): Promise<{ principal: Principal; usedAtMs: number } | null> {
     const row = await keyRepository.findLiveByHash(db, secretHash);
-    if (!row) return null;
+    // A test key whose twin is gone (never: twins are not deleted) acts on nothing.
+    if (!row || (row.mode === 'test' && row.acting_account_id === null)) return null;
     const principal: Principal = {
       keyId: row.key_id,
-      accountId: row.account_id,
+      accountId: row.acting_account_id ?? row.account_id,
+      livemode: row.mode === 'live',
       scopes: new Set(row.scopes.filter(isScope)),
       requestsPerMinute: row.requests_per_minute,
     };
@@ -86,19 +93,22 @@ export function createKeyService(deps: { db: Db; clock: Clock }) {
       }
       const scopes = [...new Set(input.scopes)] as Scope[];
       const account = await accountRepository.find(db, accountId);
-      if (!account) throw notFound('Account');
+      if (!account?.livemode) throw notFound('Account');
       if (scopes.includes('applications:write') && account.dpa_accepted_at === null) {
         throw dpaRequired();
       }
       const now = clock.now();
-      const secret = SECRET_PREFIX + randomToken(32);
+      const mode = input.mode ?? 'live';
+      const secret = SECRET_PREFIX[mode] + randomToken(32);
       return db.transaction().execute(async (trx) => {
+        if (mode === 'test') await ensureTwin(trx, account, now);
         const row = await keyRepository.insert(trx, {
           id: newId('key', now),
           account_id: accountId,
           name: input.name ?? null,
           scopes,
           secret_hash: hashSecret(secret),
+          mode,
           created_at: now,
           last_used_at: null,
           revoked_at: null,

@@ -32,6 +32,13 @@ export interface ManagedRoleRow {
 /** One person, once per role: the address, or the subject itself when no address is held. */
 export const PERSON_KEY = sql<string>`coalesce(p.email_key, p.subject_kind || ':' || p.subject_id)`;
 
+/**
+ * Platform people (account_id null) are in a live account's pool only: a test account's roles
+ * (extensions.md §8) are matched from its own test people.
+ */
+const platformPool = (accountId: string) =>
+  sql<boolean>`(account_id IS NULL AND EXISTS (SELECT 1 FROM accounts pa WHERE pa.id = ${accountId} AND pa.livemode))`;
+
 export const matchRepository = {
   async upsertProfile(
     db: Db,
@@ -114,7 +121,7 @@ export const matchRepository = {
     const row = await db
       .selectFrom('match_profiles')
       .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`max(updated_at)`.as('latest')])
-      .where((eb) => eb.or([eb('account_id', '=', accountId), eb('account_id', 'is', null)]))
+      .where((eb) => eb.or([eb('account_id', '=', accountId), platformPool(accountId)]))
       .executeTakeFirstOrThrow();
     return `${row.n}:${row.latest ? new Date(row.latest).toISOString() : '-'}`;
   },
@@ -216,7 +223,7 @@ export const matchRepository = {
     const result = await sql<PoolRow>`
       SELECT p.subject_kind, p.subject_id, p.email_key, p.profile
       FROM match_profiles p
-      WHERE (p.account_id = ${accountId} OR p.account_id IS NULL)
+      WHERE (p.account_id = ${accountId} OR ${platformPool(accountId)})
         AND p.terms && ${sql.val(terms)}::text[]
         ${updatedSince ? sql`AND p.updated_at >= ${updatedSince}` : sql``}
         AND NOT (p.subject_kind = 'application' AND EXISTS (
@@ -255,7 +262,7 @@ export const matchRepository = {
     return db
       .selectFrom('match_profiles')
       .select(['subject_kind', 'subject_id', 'profile', 'words', 'updated_at'])
-      .where((eb) => eb.or([eb('account_id', '=', accountId), eb('account_id', 'is', null)]))
+      .where((eb) => eb.or([eb('account_id', '=', accountId), platformPool(accountId)]))
       .where(sql<boolean>`terms && ${sql.val(terms)}::text[]`)
       .where((eb) => eb.or([eb('embedding_model', 'is', null), eb('embedding_model', '!=', model)]))
       .orderBy('updated_at', 'desc')

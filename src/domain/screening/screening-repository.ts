@@ -43,11 +43,21 @@ export const screeningRepository = {
       .execute();
   },
 
+  /** One of the account's templates; a test twin (extensions.md §8) uses its live account's. */
   async template(db: Db, accountId: string, id: string): Promise<TemplateRow | undefined> {
     return db
       .selectFrom('screening_templates')
       .selectAll()
-      .where('account_id', '=', accountId)
+      .where((eb) =>
+        eb.or([
+          eb('account_id', '=', accountId),
+          eb(
+            'account_id',
+            '=',
+            eb.selectFrom('accounts').select('live_account_id').where('id', '=', accountId),
+          ),
+        ]),
+      )
       .where('id', '=', id)
       .executeTakeFirst();
   },

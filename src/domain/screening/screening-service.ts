@@ -312,6 +312,7 @@ export function createScreeningService(deps: {
         subjectRef: `${row.candidate_kind}:${row.candidate_id}`,
         to: person.email,
         locale,
+        livemode: context.livemode,
         ...mail,
       });
     },

@@ -19,6 +19,7 @@ const ACTIONS: Record<string, string> = {
   'account.totp_optional': 'made two-step sign-in optional',
   'key.minted': 'minted an API key',
   'key.revoked': 'revoked an API key',
+  'test_data.deleted': 'deleted all test data',
   'account.address_changed': 'changed the company address',
   'account.addendum_accepted': 'accepted the data-processing addendum',
   'account.cap_changed': 'changed the monthly overage cap',
@@ -67,7 +68,9 @@ function detail(entry: AuditEntry): string {
     case 'user.invited':
       return `As ${ROLE_WORDS[text(d.role)] ?? text(d.role)}`;
     case 'key.minted':
-      return `Can: ${list(d.scopes, (s) => s) || 'nothing'}`;
+      return `${d.mode === 'test' ? 'Test key. ' : ''}Can: ${list(d.scopes, (s) => s) || 'nothing'}`;
+    case 'test_data.deleted':
+      return `${d.jobs} jobs, ${d.applications} applications, ${d.candidates} imports`;
     case 'webhook.created':
       return `Sends: ${list(d.types, (s) => s) || 'every event'}`;
     case 'screening.invited':

@@ -130,3 +130,19 @@ export const QUESTION_WORDS = {
   maxLength: 'Enter the longest answer as a whole number of characters, from 1 to 10,000.',
   number: 'Enter a number, for example 3 or 2.5.',
 } as const;
+/** Test mode (extensions.md §8): a key's, a webhook's and the data's mode, and the test data's section. */
+export const MODE_WORDS: Record<string, string> = { live: 'Live', test: 'Test' };
+
+export const TEST_DATA_WORDS = {
+  modeLegend: 'Mode',
+  liveChoice: 'Live: real jobs, candidates and mail',
+  testChoice: 'Test: a sandbox apart from live data (secret starts cak_test_)',
+  heading: 'Test data',
+  about:
+    'What test keys made: apart from live data, never in a feed or the sitemap, its mail only in the outbox, nothing billed.',
+  counts: (jobs: number, applications: number, candidates: number) =>
+    `${jobs} test ${jobs === 1 ? 'job' : 'jobs'}, ${applications} test ${applications === 1 ? 'application' : 'applications'}, ${candidates} test ${candidates === 1 ? 'import' : 'imports'}.`,
+  deleteButton: 'Delete all test data',
+  deleted: (jobs: number) =>
+    `Test data deleted (${jobs} ${jobs === 1 ? 'job' : 'jobs'} and everything made for ${jobs === 1 ? 'it' : 'them'}); keys and webhooks stay.`,
+};

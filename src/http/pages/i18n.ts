@@ -53,6 +53,9 @@ export interface PageWords {
   benefits: string;
   closedTitle: string;
   closedBody: string;
+  /** Test mode (extensions.md §8): the notice on a test job's pages. */
+  testJob: string;
+  testJobBody: string;
   notFound: string;
   notFoundBody: string;
   next: string;
@@ -148,6 +151,13 @@ const WORDS: Translated<PageWords> = {
     'Este puesto está cerrado',
     'Ce poste est pourvu ou fermé',
     'Esta vaga está fechada',
+  ],
+  testJob: ['Test job', 'Empleo de prueba', "Offre d'essai", 'Vaga de teste'],
+  testJobBody: [
+    'This job was made with a test key. It is not a real vacancy: applications to it are test data and no email is sent.',
+    'Este empleo se creó con una clave de prueba. No es una vacante real: sus candidaturas son datos de prueba y no se envía ningún correo.',
+    "Cette offre a été créée avec une clé de test. Ce n'est pas un vrai poste : ses candidatures sont des données de test et aucun e-mail n'est envoyé.",
+    'Esta vaga foi criada com uma chave de teste. Não é uma vaga real: as candidaturas são dados de teste e nenhum e-mail é enviado.',
   ],
   closedBody: [
     'It no longer takes applications. Thank you for your interest.',

@@ -211,6 +211,12 @@ export function sendJobPreview(
   );
 }
 
+/** The visible notice on a test job's pages (extensions.md §8). */
+export function testNotice(lang: PageLang): SafeHtml {
+  const w = PAGE_WORDS[lang];
+  return html`<div class="alert test-job" role="note"><strong>${w.testJob}</strong>: ${w.testJobBody}</div>`;
+}
+
 /** The page's head: description, canonical and language alternates, the JobPosting when live. */
 function pageHead(
   job: AuthoredJob,
@@ -248,12 +254,14 @@ export const jobPage: Route = (app, { services: { publicJobs, pageViews } }) => 
           .send();
       if (found.kind === 'missing') return hostedErrorPage(reply, lang, notFound('Job'));
       const live = found.kind === 'live';
-      if (live) countPageView(request, pageViews, found.job.id, 'job_page');
+      // A test job (extensions.md §8): marked, noindex, never a JobPosting, not counted.
+      const test = !found.account.livemode;
+      if (live && !test) countPageView(request, pageViews, found.job.id, 'job_page');
       const pathFor = (l: PageLang) => `/${l}/jobs/${company}/${role}`;
       // hreflang alternates must be absolute URLs.
       const absolute = (l: PageLang) =>
         found.job.url ? new URL(pathFor(l), found.job.url).href : pathFor(l);
-      const ld = live ? jobPostingJsonLd(found.job) : null;
+      const ld = live && !test ? jobPostingJsonLd(found.job) : null;
       const head = pageHead(found.job, lang, absolute, ld);
       // A closed role's page answers 410 so search engines drop it.
       return sendPage(
@@ -262,17 +270,14 @@ export const jobPage: Route = (app, { services: { publicJobs, pageViews } }) => 
         lang,
         `${found.job.title} · ${found.job.company.name}`,
         // The landing address's utm_* go on to the apply page, and into the application (§5).
-        renderJob(
+        html`${test && testNotice(lang)}${renderJob(
           found.job,
           lang,
           live,
           pathFor,
           utmQuery(readUtm((name) => (request.query as Record<string, unknown>)[name])),
-        ),
-        {
-          head,
-          public: true,
-        },
+        )}`,
+        { head: html`${head}${test && html`<style>.test-job{margin-bottom:1rem}</style>`}`, public: !test },
       );
     },
   );

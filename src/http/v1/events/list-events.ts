@@ -28,7 +28,7 @@ export const listEvents: Route = (app, { services: { events } }) => {
     },
     async (request) => {
       const principal = principalOf(request);
-      return events.feed(principal.accountId, principal.scopes, request.query);
+      return events.feed(principal.accountId, principal.scopes, request.query, principal.livemode);
     },
   );
 };
