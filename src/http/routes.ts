@@ -55,6 +55,7 @@ import { consoleWeb } from './console-web/index.ts';
 import { probes } from './ops/probes.ts';
 import { referencePage } from './ops/reference-page.ts';
 import { applyPages } from './pages/apply-page.ts';
+import { careersPage } from './pages/careers-page.ts';
 import { claimPages } from './pages/claim-page.ts';
 import { jobFeedJson } from './pages/feed-json.ts';
 import { jobFeedPage } from './pages/feed-page.ts';
@@ -133,6 +134,7 @@ export const routes: Route[] = [
   jobPage,
   pageViewFlush,
   jobFeedPage,
+  careersPage,
   jobFeedJson,
   createTemplate,
   updateTemplate,
