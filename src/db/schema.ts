@@ -51,6 +51,8 @@ export interface AccountsTable {
   /** Retention in days (issue 30): 0–1095, default 180. */
   retention_application_days: Generated<number>;
   retention_candidate_days: Generated<number>;
+  /** Origins that may frame the hosted pages (issue 33, CSP frame-ancestors), normalised. */
+  embed_origins: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -57,6 +57,7 @@ import { referencePage } from './ops/reference-page.ts';
 import { applyPages } from './pages/apply-page.ts';
 import { careersPage } from './pages/careers-page.ts';
 import { claimPages } from './pages/claim-page.ts';
+import { embedScripts } from './pages/embed-script.ts';
 import { jobFeedJson } from './pages/feed-json.ts';
 import { jobFeedPage } from './pages/feed-page.ts';
 import { jobPage } from './pages/job-page.ts';
@@ -135,6 +136,7 @@ export const routes: Route[] = [
   pageViewFlush,
   jobFeedPage,
   careersPage,
+  embedScripts,
   jobFeedJson,
   createTemplate,
   updateTemplate,

@@ -18,6 +18,7 @@ import {
   type LimitName,
   limitsOf,
 } from './account-repository.ts';
+import { checkEmbedOrigins } from './embed-origins.ts';
 
 const ADDRESS = new RegExp(COMPANY_ADDRESS_PATTERN);
 
@@ -34,6 +35,7 @@ export function toAccountView(row: AccountRow): Account {
       applicationDays: row.retention_application_days,
       candidateDays: row.retention_candidate_days,
     },
+    embedOrigins: row.embed_origins,
   };
 }
 
@@ -126,6 +128,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
           field: 'dpaAccepted',
         });
       }
+      const embedOrigins = patch.embedOrigins && checkEmbedOrigins(patch.embedOrigins);
       const now = clock.now();
       try {
         const updated = toAccountView(
@@ -138,6 +141,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
             if (patch.name !== undefined) changes.name = patch.name;
             if (patch.companyName !== undefined) changes.company_name = patch.companyName;
             if (patch.logoUrl !== undefined) changes.logo_url = patch.logoUrl;
+            if (embedOrigins) changes.embed_origins = embedOrigins;
             if (patch.dpaAccepted === true && current.dpa_accepted_at === null) changes.dpa_accepted_at = now;
             for (const [name, value] of Object.entries(patch.limits ?? {}) as [LimitName, number][]) {
               changes[LIMIT_COLUMNS[name]] = value;

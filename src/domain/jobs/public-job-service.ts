@@ -54,6 +54,11 @@ export function createPublicJobService(deps: { db: Db; clock: Clock; publicBaseU
       };
     },
 
+    /** The account at a company address (its embed script), if any. */
+    async company(companyAddress: string): Promise<AccountRow | undefined> {
+      return accountRepository.findByAddress(db, companyAddress);
+    },
+
     /**
      * One company's careers page: its live roles, newest first, filtered like the feed. An
      * unreadable cursor (a mangled shared link) starts from the top (`cursorRead` false).

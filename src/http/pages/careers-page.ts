@@ -3,6 +3,7 @@ import { Text } from '../../contract/text.ts';
 import { notFound } from '../../domain/errors.ts';
 import { html, safeUrl } from '../../lib/html.ts';
 import type { Route } from '../types.ts';
+import { EmbedQuery, embedHead, embedQuery, readEmbed } from './embed-mode.ts';
 import { hostedErrorPage } from './error-page.ts';
 import { FeedFilterQuery, filterQuery, readFeedFilter } from './feed-filter.ts';
 import { FEED_STYLE, filterForm, jobItem, paging } from './feed-page.ts';
@@ -30,7 +31,11 @@ export const careersPage: Route = (app, { services: { publicJobs }, publicBaseUr
       schema: {
         hide: true,
         params: Params,
-        querystring: Type.Object({ cursor: Type.Optional(Text({ maxLength: 200 })), ...FeedFilterQuery }),
+        querystring: Type.Object({
+          cursor: Type.Optional(Text({ maxLength: 200 })),
+          ...FeedFilterQuery,
+          ...EmbedQuery,
+        }),
       },
     },
     async (request, reply) => {
@@ -38,7 +43,10 @@ export const careersPage: Route = (app, { services: { publicJobs }, publicBaseUr
       if (!lang) return reply.callNotFound();
       const { company } = request.params;
       const filter = readFeedFilter(request.query);
-      const query = filterQuery(filter);
+      // Inside the embed every link keeps the mode (embed-mode.ts).
+      const embed = readEmbed(request);
+      const keep = embedQuery(embed);
+      const query = [filterQuery(filter), keep].filter(Boolean).join('&');
       const found = await publicJobs.careers(company, request.query.cursor ?? null, PAGE_SIZE, filter);
       if (found.kind === 'missing') return hostedErrorPage(reply, lang, notFound('Company'));
       const base = (l: PageLang) => `/${l}/jobs/${found.kind === 'moved' ? found.companyAddress : company}`;
@@ -56,12 +64,19 @@ export const careersPage: Route = (app, { services: { publicJobs }, publicBaseUr
       const logo = account.logo_url && html`<img class="logo" src="${safeUrl(account.logo_url)}" alt="">`;
       const results =
         jobs.length > 0
-          ? html`<p class="muted" role="status">${x.results(jobs.length)}</p><ul class="joblist">${jobs.map((job) => jobItem(job, lang))}</ul>`
-          : html`<p role="status">${query ? x.noResults : x.noOpenings(name)}</p>`;
-      const body = html`${siteHeader(lang, w, (l) => `${base(l)}${query ? `?${query}` : ''}`)}<div class="company">${logo}<h1>${x.jobsAt(name)}</h1></div>${filterForm(lang, filter, base(lang))}${results}${pages.nav}`;
+          ? html`<p class="muted" role="status">${x.results(jobs.length)}</p><ul class="joblist">${jobs.map((job) => jobItem(job, lang, keep))}</ul>`
+          : html`<p role="status">${filterQuery(filter) ? x.noResults : x.noOpenings(name)}</p>`;
+      const header = !embed && siteHeader(lang, w, (l) => `${base(l)}${query ? `?${query}` : ''}`);
+      const body = html`${header}<div class="company">${logo}<h1>${x.jobsAt(name)}</h1></div>${filterForm(lang, filter, base(lang), keep)}${results}${pages.nav}`;
       const absolute = (l: PageLang) => `${publicBaseUrl}${base(l)}`;
-      const head = html`${FEED_STYLE}${CAREERS_STYLE}${pages.next}<meta name="description" content="${x.jobsAt(name)}"><link rel="canonical" href="${safeUrl(absolute(lang))}">${PAGE_LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="${safeUrl(absolute(l))}">`)}`;
-      return sendPage(reply, 200, lang, x.jobsAt(name), body, { head, public: true });
+      const head = html`${FEED_STYLE}${CAREERS_STYLE}${embedHead(embed)}${pages.next}<meta name="description" content="${x.jobsAt(name)}"><link rel="canonical" href="${safeUrl(absolute(lang))}">${PAGE_LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="${safeUrl(absolute(l))}">`)}`;
+      // Framed only by the account's own sites; the embedded copy is not indexed (canonical: the page).
+      return sendPage(reply, 200, lang, x.jobsAt(name), body, {
+        head,
+        public: true,
+        noindex: embed !== null,
+        frameOrigins: account.embed_origins,
+      });
     },
   );
 };

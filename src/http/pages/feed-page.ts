@@ -20,19 +20,19 @@ const localPath = (url: string | undefined, lang: PageLang) =>
   url ? new URL(url).pathname.replace(/^\/en\//, `/${lang}/`) : '#';
 
 /** The feed's filter form, posting (GET) to `base`: the feed, or one company's careers page. */
-export function filterForm(
-  lang: PageLang,
-  filter: FeedFilter,
-  base = `/${lang}/jobs`,
-  hidden?: SafeHtml,
-): SafeHtml {
+export function filterForm(lang: PageLang, filter: FeedFilter, base = `/${lang}/jobs`, keep = ''): SafeHtml {
   const x = LISTING_WORDS[lang];
   const names = CATEGORY_NAMES[lang];
   const options = [...CATEGORIES]
     .sort((a, b) => names[a].localeCompare(names[b], lang))
     .map((c) => html`<option value="${c}"${filter.category === c && html` selected`}>${names[c]}</option>`);
   const active = filter.text || filter.category || filter.place || filter.remote;
-  return html`<form class="filters" method="get" action="${base}" role="search" aria-label="${x.searchLabel}">${hidden}<div><label for="q">${x.searchLabel}</label><input type="search" id="q" name="q" maxlength="100" value="${filter.text}"></div><div><label for="category">${x.category}</label><select id="category" name="category"><option value="">${x.anyCategory}</option>${options}</select></div><div><label for="place">${x.place}</label><input type="search" id="place" name="place" maxlength="80" value="${filter.place}" placeholder="${x.anyPlace}"></div><div class="wide go"><label class="check"><input type="checkbox" name="remote" value="1"${filter.remote && html` checked`}> ${x.remoteOnly}</label><button type="submit">${x.filter}</button>${active && html`<a href="${base}">${x.clearFilters}</a>`}</div></form>`;
+  // What the list keeps across its pages (the embed's mode): hidden inputs, as a GET form's action loses its query.
+  const hidden = [...new URLSearchParams(keep)].map(
+    ([n, v]) => html`<input type="hidden" name="${n}" value="${v}">`,
+  );
+  const clear = `${base}${keep ? `?${keep}` : ''}`;
+  return html`<form class="filters" method="get" action="${base}" role="search" aria-label="${x.searchLabel}">${hidden}<div><label for="q">${x.searchLabel}</label><input type="search" id="q" name="q" maxlength="100" value="${filter.text}"></div><div><label for="category">${x.category}</label><select id="category" name="category"><option value="">${x.anyCategory}</option>${options}</select></div><div><label for="place">${x.place}</label><input type="search" id="place" name="place" maxlength="80" value="${filter.place}" placeholder="${x.anyPlace}"></div><div class="wide go"><label class="check"><input type="checkbox" name="remote" value="1"${filter.remote && html` checked`}> ${x.remoteOnly}</label><button type="submit">${x.filter}</button>${active && html`<a href="${clear}">${x.clearFilters}</a>`}</div></form>`;
 }
 
 /** One role in a list; `query` (e.g. the embed's) goes on its link. */
