@@ -50,6 +50,7 @@ describe('accounts', () => {
       dpaAcceptedAt: null,
       limits: DEFAULT_LIMITS,
       retention: { applicationDays: 180, candidateDays: 180 },
+      embedOrigins: [],
     });
     const row = await accountRow(account.id);
     assert.equal(row?.name, 'Acme Hiring');

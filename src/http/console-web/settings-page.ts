@@ -17,7 +17,10 @@ function twoStepCard(session: ConsoleSession, required: boolean): SafeHtml {
 /** The careers embed (extensions.md §9): the sites that may frame the pages, and the snippet to paste. */
 function embedCard(session: ConsoleSession, account: Account, base: string): SafeHtml {
   const snippet = account.companyAddress
-    ? `<script src="${base}/embed/${account.companyAddress}.js" data-lang="en" data-accent="#1b1b1f" async></script>`
+    ? // Markup to copy, made by the template (its values escaped), then shown as text.
+      String(
+        html`<script src="${base}/embed/${account.companyAddress}.js" data-lang="en" data-accent="#1b1b1f" async></script>`,
+      )
     : null;
   return html`<section class="card" aria-labelledby="embed-h"><h2 id="embed-h">Careers page on your site</h2>
 <p>Your careers page lists every live role: <code>/en/jobs/${account.companyAddress ?? 'your-address'}</code>. To show it inside your own website, list the sites that may embed it and paste the snippet into a page of one of them. Other sites cannot frame your pages.</p>
