@@ -96,3 +96,10 @@ export const ROLE_WORDS: Record<string, string> = {
   recruiter: 'Recruiter',
   billing_admin: 'Billing admin',
 };
+
+/** The job page's pay-transparency advisories (issue 33, src/domain/jobs/pay-rules.ts). */
+export const ADVISORY_WORDS = {
+  heading: 'Before you publish: pay transparency',
+  intro:
+    'Where this job is, the law may ask for more in the ad. You can still publish; these are advice, not errors.',
+};

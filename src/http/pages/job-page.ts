@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AuthoredJob } from '../../contract/job.ts';
+import type { AuthoredJob, SalaryInterval } from '../../contract/job.ts';
 import { Text } from '../../contract/text.ts';
 import { notFound } from '../../domain/errors.ts';
 import {
@@ -30,14 +30,13 @@ const EMPLOYMENT_TYPE: Record<string, string> = {
   casual: 'PER_DIEM',
   fixed_term: 'TEMPORARY',
 };
-const UNIT: Record<string, string> = {
+/** schema.org's unitText for the salary's interval (issue 33: read from the period or sent). */
+const UNIT: Record<SalaryInterval, string> = {
   hour: 'HOUR',
   day: 'DAY',
   week: 'WEEK',
   month: 'MONTH',
   year: 'YEAR',
-  annum: 'YEAR',
-  annual: 'YEAR',
 };
 
 /**
@@ -93,7 +92,7 @@ export function jobPostingJsonLd(job: AuthoredJob): Record<string, unknown> | nu
   Object.assign(ld, place);
   const salary = job.salary;
   if (salary && (salary.min !== undefined || salary.max !== undefined) && salary.currency) {
-    const unit = UNIT[(salary.period ?? '').trim().toLowerCase()] ?? undefined;
+    const unit = salary.interval ? UNIT[salary.interval] : undefined;
     ld.baseSalary = {
       '@type': 'MonetaryAmount',
       currency: salary.currency,
