@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { multipart } from './apply-form-client.ts';
+import { signedIn } from './console-web-client.ts';
 import { consoleCall, intakeAccount } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
 import { createPublished } from './support/jobs.ts';
@@ -260,5 +261,40 @@ describe('applying inside the frame without cookies', () => {
       });
     assert.equal((await slot('cross-site')).statusCode, 403);
     assert.equal((await slot('same-origin')).statusCode, 201);
+  });
+});
+
+describe('the Settings page', () => {
+  const flashOf = (body: string) => /class="flash (ok|error)"[^>]*>([^<]*)</.exec(body)?.slice(1) ?? [];
+
+  test('an admin sees the snippet, saves the sites one per line, and is told which one is not an origin', async () => {
+    const admin = await signedIn(ctx.app, acme.account.id, 'admin');
+    const page = await admin.web.get('/console/settings');
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<h2 id="embed-h">Careers page on your site<\/h2>/);
+    // The snippet, shown as text (escaped) in a read-only field.
+    assert.match(
+      page.body,
+      new RegExp(`&lt;script src=&quot;${ctx.baseUrl}/embed/${company}\\.js&quot; data-lang=&quot;en&quot;`),
+    );
+    const saved = await admin.web.post('/console/settings/embed', {
+      csrf: admin.web.csrf(),
+      embedOrigins: 'https://shop.acme.example\r\nhttp://127.0.0.1:8080\r\n',
+    });
+    assert.equal(saved.statusCode, 303);
+    const after = await admin.web.get('/console/settings');
+    assert.deepEqual(flashOf(after.body), ['ok', 'Saved: 2 sites may embed your pages.']);
+    assert.match(after.body, /https:\/\/shop\.acme\.example\nhttp:\/\/127\.0\.0\.1:8080<\/textarea>/);
+    const account = (await consoleCall(ctx.app, 'GET', `/accounts/${acme.account.id}`)).json().account;
+    assert.deepEqual(account.embedOrigins, ['https://shop.acme.example', 'http://127.0.0.1:8080']);
+    await admin.web.post('/console/settings/embed', {
+      csrf: admin.web.csrf(),
+      embedOrigins: 'https://ok.acme.example\nhttp://plain.acme.example',
+    });
+    const refused = await admin.web.get('/console/settings');
+    assert.equal(flashOf(refused.body)[0], 'error');
+    assert.match(flashOf(refused.body)[1]!, /embedOrigins\[1\] is not an origin/);
+    const unchanged = (await consoleCall(ctx.app, 'GET', `/accounts/${acme.account.id}`)).json().account;
+    assert.deepEqual(unchanged.embedOrigins, ['https://shop.acme.example', 'http://127.0.0.1:8080']);
   });
 });
