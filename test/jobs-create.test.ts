@@ -81,8 +81,7 @@ describe('POST /v1/jobs', () => {
       'expiresAt',
     ]) {
       // The salary comes back with its interval, read from the period (issue 33).
-      const expected =
-        field === 'salary' ? { ...(body.salary as object), interval: 'year' } : body[field];
+      const expected = field === 'salary' ? { ...(body.salary as object), interval: 'year' } : body[field];
       assert.deepEqual(job[field], expected, field);
     }
     assert.deepEqual(job.company, { name: 'Acme', logoUrl: 'https://cdn.example.com/acme.png' });
