@@ -51,6 +51,7 @@ describe('accounts', () => {
       limits: DEFAULT_LIMITS,
       retention: { applicationDays: 180, candidateDays: 180 },
       matchingEnabled: true,
+      embedOrigins: [],
     });
     const row = await accountRow(account.id);
     assert.equal(row?.name, 'Acme Hiring');

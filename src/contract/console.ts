@@ -53,8 +53,14 @@ export const Account = Type.Object({
   retention: Retention,
   /** Automated matching (extensions.md §7): false generates nothing and the matches list answers 409. */
   matchingEnabled: Type.Boolean(),
+  embedOrigins: Type.Array(Type.String(), {
+    description: 'Origins whose pages may frame the hosted pages (the careers page embed, extensions.md §9).',
+  }),
 });
 export type Account = Static<typeof Account>;
+
+/** At most this many origins may frame an account's hosted pages. */
+export const EMBED_ORIGINS_MAX = 20;
 
 /** GET /console/v1/accounts: the platform's accounts, oldest first, a page at a time. */
 export const AccountListQuery = Type.Object(
@@ -91,6 +97,13 @@ export const AccountPatch = Type.Object(
     limits: Type.Optional(Type.Partial(Limits, { additionalProperties: false })),
     retention: Type.Optional(Type.Partial(Retention, { additionalProperties: false })),
     matchingEnabled: Type.Optional(Type.Boolean()),
+    // Each checked by the account service (one 400 naming the origin), the count here.
+    embedOrigins: Type.Optional(
+      Type.Array(Text({ maxLength: 300 }), {
+        maxItems: EMBED_ORIGINS_MAX,
+        description: 'https://host[:port] (http:// for localhost and 127.0.0.1); at most 20.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -55,6 +55,9 @@ export const Skill = Type.Object(
   { additionalProperties: false },
 );
 
+export const SALARY_INTERVALS = ['hour', 'day', 'week', 'month', 'year'] as const;
+export type SalaryInterval = (typeof SALARY_INTERVALS)[number];
+
 export const Salary = Type.Object(
   {
     min: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
@@ -62,6 +65,12 @@ export const Salary = Type.Object(
     currency: Type.Optional(Text({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, as entered.' })),
     period: Type.Optional(
       Text({ maxLength: 50, description: 'Free text as entered: year, month, day, hour…' }),
+    ),
+    interval: Type.Optional(
+      Type.Union([enumOf(SALARY_INTERVALS), Type.Null()], {
+        description:
+          'What the pay is per. Sent, it is kept; else read from `period` (null when period cannot be read). Always present on a job read that has a salary.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -166,8 +175,35 @@ export const Job = Type.Object(
   { ...jobReadProperties, status: enumOf(PUBLIC_STATUSES) },
   { $id: 'Job', title: 'Job' },
 );
+export const ADVISORY_CODES = [
+  'pay_range_missing',
+  'pay_range_open_ended',
+  'pay_range_too_wide',
+  'closing_date_missing',
+  'pay_history_question',
+] as const;
+
+/** What a job ad in its location may need by law (extensions.md §9); never blocks publishing. */
+export const Advisory = Type.Object(
+  {
+    code: enumOf(ADVISORY_CODES),
+    message: Type.String(),
+    rule: Type.String({ description: 'The law or regulation the advisory rests on.' }),
+  },
+  { title: 'Advisory' },
+);
+
 export const AuthoredJob = Type.Object(
-  { ...jobReadProperties, status: enumOf(['draft', ...PUBLIC_STATUSES] as const) },
+  {
+    ...jobReadProperties,
+    status: enumOf(['draft', ...PUBLIC_STATUSES] as const),
+    advisories: Type.Optional(
+      Type.Array(Advisory, {
+        description:
+          'Pay-transparency advisories for the job’s location, salary, expiry and questions; [] when none. Publishing is never refused for one.',
+      }),
+    ),
+  },
   { $id: 'AuthoredJob', title: 'AuthoredJob' },
 );
 export type AuthoredJob = Static<typeof AuthoredJob>;

@@ -56,6 +56,8 @@ export interface AccountsTable {
   /** Migration 160: false for an account's test twin (issue 32), which names its live account. */
   livemode: Generated<boolean>;
   live_account_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Origins that may frame the hosted pages (issue 33, CSP frame-ancestors), normalised. */
+  embed_origins: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

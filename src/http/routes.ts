@@ -63,7 +63,9 @@ import { consoleWeb } from './console-web/index.ts';
 import { probes } from './ops/probes.ts';
 import { referencePage } from './ops/reference-page.ts';
 import { applyPages } from './pages/apply-page.ts';
+import { careersPage } from './pages/careers-page.ts';
 import { claimPages } from './pages/claim-page.ts';
+import { embedScripts } from './pages/embed-script.ts';
 import { jobFeedJson } from './pages/feed-json.ts';
 import { jobFeedPage } from './pages/feed-page.ts';
 import { jobPage } from './pages/job-page.ts';
@@ -149,6 +151,8 @@ export const routes: Route[] = [
   jobPage,
   pageViewFlush,
   jobFeedPage,
+  careersPage,
+  embedScripts,
   jobFeedJson,
   createTemplate,
   updateTemplate,

@@ -1282,6 +1282,8 @@ export interface components {
                 currency?: string;
                 /** @description Free text as entered: year, month, day, hour… */
                 period?: string;
+                /** @description What the pay is per. Sent, it is kept; else read from `period` (null when period cannot be read). Always present on a job read that has a salary. */
+                interval?: ("hour" | "day" | "week" | "month" | "year") | null;
             };
             location?: {
                 country?: string;
@@ -1369,6 +1371,8 @@ export interface components {
                 currency?: string;
                 /** @description Free text as entered: year, month, day, hour… */
                 period?: string;
+                /** @description What the pay is per. Sent, it is kept; else read from `period` (null when period cannot be read). Always present on a job read that has a salary. */
+                interval?: ("hour" | "day" | "week" | "month" | "year") | null;
             };
             location?: {
                 country?: string;
@@ -1428,6 +1432,14 @@ export interface components {
             applyLink: string;
             /** @enum {string} */
             status: "draft" | "published" | "closed" | "expired";
+            /** @description Pay-transparency advisories for the job’s location, salary, expiry and questions; [] when none. Publishing is never refused for one. */
+            advisories?: {
+                /** @enum {string} */
+                code: "pay_range_missing" | "pay_range_open_ended" | "pay_range_too_wide" | "closing_date_missing" | "pay_history_question";
+                message: string;
+                /** @description The law or regulation the advisory rests on. */
+                rule: string;
+            }[];
         };
         /** @description A job was published (or published again). */
         JobPublishedEvent: {
@@ -1740,6 +1752,8 @@ export interface components {
                 currency?: string;
                 /** @description Free text as entered: year, month, day, hour… */
                 period?: string;
+                /** @description What the pay is per. Sent, it is kept; else read from `period` (null when period cannot be read). Always present on a job read that has a salary. */
+                interval?: ("hour" | "day" | "week" | "month" | "year") | null;
             } | null;
             location?: {
                 country?: string;
@@ -1827,6 +1841,8 @@ export interface components {
                 currency?: string;
                 /** @description Free text as entered: year, month, day, hour… */
                 period?: string;
+                /** @description What the pay is per. Sent, it is kept; else read from `period` (null when period cannot be read). Always present on a job read that has a salary. */
+                interval?: ("hour" | "day" | "week" | "month" | "year") | null;
             } | null;
             location?: {
                 country?: string;

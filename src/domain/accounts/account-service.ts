@@ -18,6 +18,7 @@ import {
   type LimitName,
   limitsOf,
 } from './account-repository.ts';
+import { checkEmbedOrigins } from './embed-origins.ts';
 import { syncTwin } from './test-twin.ts';
 
 const ADDRESS = new RegExp(COMPANY_ADDRESS_PATTERN);
@@ -36,6 +37,7 @@ export function toAccountView(row: AccountRow): Account {
       candidateDays: row.retention_candidate_days,
     },
     matchingEnabled: row.matching_enabled,
+    embedOrigins: row.embed_origins,
   };
 }
 
@@ -129,6 +131,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
           field: 'dpaAccepted',
         });
       }
+      const embedOrigins = patch.embedOrigins && checkEmbedOrigins(patch.embedOrigins);
       const now = clock.now();
       try {
         const updated = toAccountView(
@@ -141,6 +144,7 @@ export function createAccountService(deps: { db: Db; clock: Clock }) {
             if (patch.name !== undefined) changes.name = patch.name;
             if (patch.companyName !== undefined) changes.company_name = patch.companyName;
             if (patch.logoUrl !== undefined) changes.logo_url = patch.logoUrl;
+            if (embedOrigins) changes.embed_origins = embedOrigins;
             if (patch.dpaAccepted === true && current.dpa_accepted_at === null) changes.dpa_accepted_at = now;
             for (const [name, value] of Object.entries(patch.limits ?? {}) as [LimitName, number][]) {
               changes[LIMIT_COLUMNS[name]] = value;

@@ -45,6 +45,8 @@ export function accountChangeFacts(before: Account, after: Account): AuditFact[]
   for (const field of ['name', 'companyName', 'logoUrl'] as const) {
     if (before[field] !== after[field]) others[field] = { before: before[field], after: after[field] };
   }
+  if (before.embedOrigins.join(' ') !== after.embedOrigins.join(' '))
+    others.embedOrigins = { before: before.embedOrigins, after: after.embedOrigins };
   for (const [name, value] of Object.entries(after.limits) as [keyof Account['limits'], number][]) {
     if (name !== 'monthlyOverageCapCents' && before.limits[name] !== value) {
       others[`limits.${name}`] = { before: before.limits[name], after: value };

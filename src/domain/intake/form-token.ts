@@ -15,35 +15,51 @@ export function tokenIssuedMs(token: string): number | null {
 /**
  * CSRF protection for the hosted apply form: a token bound to the job, the time it was issued and a
  * nonce that is also set as a SameSite=Strict cookie. A form posted from another site carries
- * neither the matching cookie nor a token it could have read.
+ * neither the matching cookie nor a token it could have read. Inside the careers embed (a
+ * third-party frame, its cookies blocked) a framed token stands without the cookie, next to the
+ * browser's own Sec-Fetch-Site / Origin saying the post came from this origin (docs/decisions.md).
  */
 export function createFormTokens(deps: { db: Db; clock: Clock }) {
   // Read once per process: the secret never changes, and every anonymous GET of the form mints.
   let secret: Promise<string> | null = null;
-  const mac = async (jobId: string, issued: number, nonce: string) => {
+  // A framed token's MAC covers `.framed` too: it never passes as a cookie-bound token, nor one as it.
+  const mac = async (jobId: string, issued: number, nonce: string, framed = false) => {
     secret ??= serviceSecret(deps.db, 'apply-form', deps.clock.now()).catch((error: unknown) => {
       secret = null;
       throw error;
     });
     return createHmac('sha256', await secret)
-      .update(`${jobId}.${issued}.${nonce}`)
+      .update(`${jobId}.${issued}.${nonce}${framed ? '.framed' : ''}`)
       .digest('base64url');
   };
+  const check = async (jobId: string, token: unknown, cookieNonce: string | null | undefined) => {
+    if (typeof token !== 'string' || cookieNonce === undefined) return false;
+    const [issuedText, nonce, sig] = token.split('.');
+    const issued = Number(issuedText);
+    if (!nonce || !sig || !Number.isSafeInteger(issued)) return false;
+    if (cookieNonce !== null && nonce !== cookieNonce) return false;
+    if (deps.clock.now().getTime() - issued * 1000 > FORM_TOKEN_TTL_MS) return false;
+    const expected = Buffer.from(await mac(jobId, issued, nonce, cookieNonce === null));
+    const given = Buffer.from(sig);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  };
   return {
-    async mint(jobId: string): Promise<{ token: string; nonce: string }> {
+    /**
+     * A token; `framed` for the form inside the careers embed, where the cookie is a third-party
+     * one a browser may block: that token is checked without a cookie, and the route checks the
+     * post came from this origin's own page instead (verifyFramed).
+     */
+    async mint(jobId: string, framed = false): Promise<{ token: string; nonce: string }> {
       const nonce = randomToken(16);
       const issued = Math.floor(deps.clock.now().getTime() / 1000);
-      return { token: `${issued}.${nonce}.${await mac(jobId, issued, nonce)}`, nonce };
+      return { token: `${issued}.${nonce}.${await mac(jobId, issued, nonce, framed)}`, nonce };
     },
     async verify(jobId: string, token: unknown, cookieNonce: string | undefined): Promise<boolean> {
-      if (typeof token !== 'string' || !cookieNonce) return false;
-      const [issuedText, nonce, sig] = token.split('.');
-      const issued = Number(issuedText);
-      if (!nonce || !sig || !Number.isSafeInteger(issued) || nonce !== cookieNonce) return false;
-      if (deps.clock.now().getTime() - issued * 1000 > FORM_TOKEN_TTL_MS) return false;
-      const expected = Buffer.from(await mac(jobId, issued, nonce));
-      const given = Buffer.from(sig);
-      return expected.length === given.length && timingSafeEqual(expected, given);
+      return check(jobId, token, cookieNonce);
+    },
+    /** A framed token (no cookie); the caller has checked the post is same-origin. */
+    async verifyFramed(jobId: string, token: unknown): Promise<boolean> {
+      return check(jobId, token, null);
     },
   };
 }

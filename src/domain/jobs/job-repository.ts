@@ -223,7 +223,15 @@ export const jobRepository = {
   },
 
   /** One keyset page of every account's live roles that have a hosted address, newest first. */
-  async liveFeed(db: Db, afterId: string | null, limit: number, now: Date, filter: FeedFilter = {}) {
+  /** Live roles newest first; with `accountId`, one account's only (its careers page). */
+  async liveFeed(
+    db: Db,
+    afterId: string | null,
+    limit: number,
+    now: Date,
+    filter: FeedFilter = {},
+    accountId?: string,
+  ) {
     let query = db
       .selectFrom('jobs as j')
       .innerJoin('accounts as a', 'a.id', 'j.account_id')
@@ -237,8 +245,9 @@ export const jobRepository = {
       .where('j.status', '=', 'published')
       .where((eb) => eb.or([eb('j.expires_at', 'is', null), eb('j.expires_at', '>', now)]))
       .where('a.company_address', 'is not', null)
-      // Test jobs (extensions.md §8) are never in a feed or the sitemap.
+      // Test jobs (extensions.md §8) are never in a feed, a careers page or the sitemap.
       .where('a.livemode', '=', true);
+    if (accountId) query = query.where('j.account_id', '=', accountId);
     if (afterId) query = query.where('j.id', '<', afterId);
     if (filter.category) query = query.where(sql<string>`j.content->>'category'`, '=', filter.category);
     if (filter.remote)

@@ -18,7 +18,7 @@ import type { Seal } from '../seal.ts';
 import { planEdit } from './job-edit-plan.ts';
 import { type JobListQuery, readListQuery } from './job-list-query.ts';
 import { type JobRow, jobRepository } from './job-repository.ts';
-import { companyOf, isManaged, statusAt, toJobView } from './job-view.ts';
+import { companyOf, isManaged, statusAt, toJobView, withAdvisories } from './job-view.ts';
 import {
   checkWords,
   lockedChanges,
@@ -74,7 +74,8 @@ export function createJobService(deps: {
     return row;
   }
 
-  const view = (row: JobRow, acc: AccountRow, now: Date) => toJobView(row, acc, now, publicBaseUrl);
+  const view = (row: JobRow, acc: AccountRow, now: Date) =>
+    withAdvisories(toJobView(row, acc, now, publicBaseUrl));
 
   async function uniqueSlug(trx: Db, accountId: string, title: string): Promise<string> {
     const base = slugify(title);
@@ -252,7 +253,7 @@ export function createJobService(deps: {
     async get(accountId: string, jobId: string): Promise<AuthoredJob> {
       const row = await jobRepository.findPublic(db, accountId, jobId);
       if (!row) throw notFound('Job');
-      return toJobView(row, companyOf(row), clock.now(), publicBaseUrl);
+      return withAdvisories(toJobView(row, companyOf(row), clock.now(), publicBaseUrl));
     },
 
     async list(
@@ -273,7 +274,7 @@ export function createJobService(deps: {
       const page = rows.slice(0, limit);
       const nextCursor = rows.length > limit ? encodeCursor(page.at(-1)!.id) : null;
       return {
-        jobs: page.map((row) => toJobView(row, companyOf(row), now, publicBaseUrl)),
+        jobs: page.map((row) => withAdvisories(toJobView(row, companyOf(row), now, publicBaseUrl))),
         nextCursor,
       };
     },

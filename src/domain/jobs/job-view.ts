@@ -1,6 +1,8 @@
 import type { AuthoredJob } from '../../contract/job.ts';
 import type { AccountRow } from '../accounts/account-repository.ts';
 import type { JobRow, PublicJobRow } from './job-repository.ts';
+import { payAdvisories } from './pay-rules.ts';
+import { intervalOf } from './salary-interval.ts';
 
 export type JobStatus = 'draft' | 'published' | 'closed' | 'expired';
 
@@ -59,6 +61,9 @@ export function toJobView(row: JobViewRow, account: JobCompany, now: Date, baseU
   for (const field of OPTIONAL_WORDS) {
     if (words[field] !== undefined && words[field] !== null) job[field] = words[field];
   }
+  // The period stays as entered; the interval is the one sent, else what the period says.
+  const salary = job.salary as { period?: string; interval?: string | null } | undefined;
+  if (salary) job.salary = { ...salary, interval: salary.interval ?? intervalOf(salary.period) };
   job.company = {
     name: account.company_name ?? account.name,
     ...(account.logo_url ? { logoUrl: account.logo_url } : {}),
@@ -72,6 +77,11 @@ export function toJobView(row: JobViewRow, account: JobCompany, now: Date, baseU
   }
   job.applyLink = baseUrl + applyPath(row.id);
   return job as AuthoredJob;
+}
+
+/** The job as its own account reads it: with its pay-transparency advisories (pay-rules.ts). */
+export function withAdvisories(job: AuthoredJob): AuthoredJob {
+  return { ...job, advisories: payAdvisories(job) };
 }
 
 /** The company fields a public row carries beside the job's own. */

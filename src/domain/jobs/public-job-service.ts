@@ -11,6 +11,11 @@ export type JobPage =
   | { kind: 'moved'; companyAddress: string }
   | { kind: 'missing' };
 
+export type CareersPage =
+  | { kind: 'page'; account: AccountRow; jobs: AuthoredJob[]; nextCursor: string | null; cursorRead: boolean }
+  | { kind: 'moved'; companyAddress: string }
+  | { kind: 'missing' };
+
 export type ApplyTarget =
   | { kind: 'open'; job: AuthoredJob; account: AccountRow }
   | { kind: 'closed'; job: AuthoredJob; account: AccountRow }
@@ -46,6 +51,39 @@ export function createPublicJobService(deps: { db: Db; clock: Clock; publicBaseU
         kind: statusAt(row, clock.now()) === 'published' ? 'open' : 'closed',
         job: view(row, account),
         account,
+      };
+    },
+
+    /** The account at a company address (its embed script), if any. */
+    async company(companyAddress: string): Promise<AccountRow | undefined> {
+      return accountRepository.findByAddress(db, companyAddress);
+    },
+
+    /**
+     * One company's careers page: its live roles, newest first, filtered like the feed. An
+     * unreadable cursor (a mangled shared link) starts from the top (`cursorRead` false).
+     */
+    async careers(
+      companyAddress: string,
+      cursor: string | null,
+      limit: number,
+      filter: FeedFilter = {},
+    ): Promise<CareersPage> {
+      const account = await accountRepository.findByAddress(db, companyAddress);
+      if (!account) {
+        const moved = await accountRepository.redirectFor(db, companyAddress);
+        return moved?.current ? { kind: 'moved', companyAddress: moved.current } : { kind: 'missing' };
+      }
+      const afterId = cursor === null ? null : decodeCursor(cursor);
+      const now = clock.now();
+      const rows = await jobRepository.liveFeed(db, afterId, limit + 1, now, filter, account.id);
+      const page = rows.slice(0, limit);
+      return {
+        kind: 'page',
+        account,
+        jobs: page.map((row) => toJobView(row, companyOf(row), now, publicBaseUrl)),
+        nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!.id) : null,
+        cursorRead: cursor === null || afterId !== null,
       };
     },
 

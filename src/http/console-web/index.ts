@@ -29,8 +29,8 @@ import { registerWebhooksPage } from './webhooks-page.ts';
  * post and redirect, signed in by a session cookie, each action checked for its CSRF token and the
  * role's right, each change made by the same domain services the API uses.
  */
-export const consoleWeb: Route = (app, { services, rateLimits, clock, secureCookies }) => {
-  const deps: WebDeps = { services, rateLimits, clock, secureCookies };
+export const consoleWeb: Route = (app, { services, rateLimits, clock, secureCookies, publicBaseUrl }) => {
+  const deps: WebDeps = { services, rateLimits, clock, secureCookies, publicBaseUrl };
   app.register(async (web) => {
     acceptForms(web, FORM_LIMITS.console);
     web.setErrorHandler((error, request, reply) => {

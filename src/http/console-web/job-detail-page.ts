@@ -18,7 +18,7 @@ import {
 } from './job-form.ts';
 import { buttonForm, csrfField, dataTable, renderConsole, when } from './layout.ts';
 import { actorOf, type Flash, getPage, postAction, type WebDeps } from './web.ts';
-import { jobFieldWords, jobStatusWords, MANAGED_WORDS, STAGED_WORDS } from './words.ts';
+import { ADVISORY_WORDS, jobFieldWords, jobStatusWords, MANAGED_WORDS, STAGED_WORDS } from './words.ts';
 
 type Words = Record<string, unknown>;
 
@@ -49,6 +49,13 @@ function difference(job: ConsoleJob): SafeHtml | null {
   return html`<section class="card diff" aria-labelledby="staged-h"><h2 id="staged-h">${STAGED_WORDS.waiting}</h2>
 <p>Candidates still see the job as it is live. “${STAGED_WORDS.promote}” to show them your changes.</p>
 ${dataTable({ columns: ['Field', 'Live now', 'Your changes'], rows })}</section>`;
+}
+
+/** Pay-transparency advisories (issue 33), shown before Publish; they never stop it. */
+function advisories(job: ConsoleJob): SafeHtml | null {
+  const list = job.advisories ?? [];
+  if (list.length === 0) return null;
+  return html`<section class="card advisories" aria-labelledby="advisories-h"><h2 id="advisories-h">${ADVISORY_WORDS.heading}</h2><p>${ADVISORY_WORDS.intro}</p><ul>${list.map((a) => html`<li><strong>${a.message}</strong> <span class="muted">(${a.rule})</span></li>`)}</ul></section>`;
 }
 
 function actions(session: ConsoleSession, job: ConsoleJob): SafeHtml {
@@ -114,7 +121,8 @@ function showJob(
       ? 'Edit the draft'
       : html`Edit the job <span class="muted">(your changes wait until you make them live)</span>`;
   const form = jobForm(session, `/console/jobs/${job.id}`, state, 'Save changes', view);
-  const body = html`${facts}${actions(session, job)}${difference(job)}<h2>${editing}</h2>${form}`;
+  // Before Publish (and while live, for the next edit): what the ad may need by law.
+  const body = html`${facts}${advisories(job)}${actions(session, job)}${difference(job)}<h2>${editing}</h2>${form}`;
   return renderConsole(reply, session, {
     title: job.title || 'Job',
     active: 'jobs',

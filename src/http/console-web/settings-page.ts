@@ -22,7 +22,24 @@ function matchingCard(session: ConsoleSession, enabled: boolean): SafeHtml {
 <div class="actions"><button type="submit"${enabled && html` class="danger"`}>${enabled ? W.switchOff : W.switchOn}</button></div></form></section>`;
 }
 
-function body(session: ConsoleSession, account: Account, requiresTotp: boolean): SafeHtml {
+/** The careers embed (extensions.md §9): the sites that may frame the pages, and the snippet to paste. */
+function embedCard(session: ConsoleSession, account: Account, base: string): SafeHtml {
+  const snippet = account.companyAddress
+    ? // Markup to copy, made by the template (its values escaped), then shown as text.
+      String(
+        html`<script src="${base}/embed/${account.companyAddress}.js" data-lang="en" data-accent="#1b1b1f" async></script>`,
+      )
+    : null;
+  return html`<section class="card" aria-labelledby="embed-h"><h2 id="embed-h">Careers page on your site</h2>
+<p>Your careers page lists every live role: <code>/en/jobs/${account.companyAddress ?? 'your-address'}</code>. To show it inside your own website, list the sites that may embed it and paste the snippet into a page of one of them. Other sites cannot frame your pages.</p>
+<form method="post" action="/console/settings/embed">${csrfField(session)}
+<label for="embed-origins">Sites that may embed your pages</label><textarea id="embed-origins" name="embedOrigins" rows="4" aria-describedby="embed-hint">${account.embedOrigins.join('\n')}</textarea>
+<p class="hint" id="embed-hint">One per line, at most 20, each like https://www.example.com (a port may follow; http:// only for localhost and 127.0.0.1).</p>
+<div class="actions"><button type="submit">Save sites</button></div></form>
+${snippet ? html`<label for="embed-snippet">Snippet to paste</label><textarea id="embed-snippet" rows="3" readonly>${snippet}</textarea><p class="hint">data-lang: en, es, fr or pt. data-category: one category only. data-accent: your colour, as #rrggbb.</p>` : html`<p>Choose a company address first.</p>`}</section>`;
+}
+
+function body(session: ConsoleSession, account: Account, requiresTotp: boolean, base: string): SafeHtml {
   const addendum = account.dpaAcceptedAt
     ? html`<p>The data-processing addendum was accepted on ${when(account.dpaAcceptedAt)}.</p>`
     : html`<p>Until an admin accepts the data-processing addendum, no key can take applications (<code>applications:write</code>).</p>
@@ -35,6 +52,7 @@ function body(session: ConsoleSession, account: Account, requiresTotp: boolean):
 <label for="address">Company address</label><input type="text" id="address" name="companyAddress" required minlength="2" maxlength="60" value="${account.companyAddress}" aria-describedby="address-hint">
 <p class="hint" id="address-hint">2 to 60 characters: a–z, 0–9 and single hyphens.</p>
 <div class="actions"><button type="submit">Save address</button></div></form></section>
+${embedCard(session, account, base)}
 <section class="card" aria-labelledby="dpa-h"><h2 id="dpa-h">Data-processing addendum</h2>${addendum}</section>
 ${twoStepCard(session, requiresTotp)}
 ${matchingCard(session, account.matchingEnabled)}`;
@@ -53,6 +71,7 @@ export function registerSettingsPage(app: App, deps: WebDeps): void {
         session,
         await accounts.get(session.accountId),
         await accountSafety.requiresTotp(session.accountId),
+        deps.publicBaseUrl ?? '',
       ),
     }),
   );
@@ -78,6 +97,40 @@ export function registerSettingsPage(app: App, deps: WebDeps): void {
         ),
       );
       return { to: '/console/settings', flash: `Company address saved: ${updated.companyAddress}.` };
+    },
+  );
+
+  postAction(
+    app,
+    deps,
+    '/console/settings/embed',
+    'settings',
+    () => '/console/settings',
+    async ({ session, form }) => {
+      const origins = form
+        .get('embedOrigins')
+        .split(/[\s,]+/)
+        .filter(Boolean);
+      const updated = await accounts.update(
+        session.accountId,
+        { embedOrigins: origins },
+        audit.sealed(session.accountId, actorOf(session), ({ before, after }) =>
+          before.embedOrigins.join(' ') === after.embedOrigins.join(' ')
+            ? null
+            : {
+                action: 'account.updated',
+                detail: { embedOrigins: { before: before.embedOrigins, after: after.embedOrigins } },
+              },
+        ),
+      );
+      const n = updated.embedOrigins.length;
+      return {
+        to: '/console/settings',
+        flash:
+          n === 0
+            ? 'No site may embed your pages now.'
+            : `Saved: ${n} site${n === 1 ? '' : 's'} may embed your pages.`,
+      };
     },
   );
 

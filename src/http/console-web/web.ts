@@ -21,6 +21,8 @@ export interface WebDeps {
   rateLimits: RateLimitStore;
   clock: Clock;
   secureCookies: boolean;
+  /** Where the hosted pages answer (the careers embed's snippet names it). */
+  publicBaseUrl?: string;
 }
 
 // The console reads its forms as the hosted pages do (one parser, one shape).

@@ -130,6 +130,7 @@ export const QUESTION_WORDS = {
   maxLength: 'Enter the longest answer as a whole number of characters, from 1 to 10,000.',
   number: 'Enter a number, for example 3 or 2.5.',
 } as const;
+
 /** Test mode (extensions.md §8): a key's, a webhook's and the data's mode, and the test data's section. */
 export const MODE_WORDS: Record<string, string> = { live: 'Live', test: 'Test' };
 
@@ -145,4 +146,11 @@ export const TEST_DATA_WORDS = {
   deleteButton: 'Delete all test data',
   deleted: (jobs: number) =>
     `Test data deleted (${jobs} ${jobs === 1 ? 'job' : 'jobs'} and everything made for ${jobs === 1 ? 'it' : 'them'}); keys and webhooks stay.`,
+};
+
+/** The job page's pay-transparency advisories (issue 33, src/domain/jobs/pay-rules.ts). */
+export const ADVISORY_WORDS = {
+  heading: 'Before you publish: pay transparency',
+  intro:
+    'Where this job is, the law may ask for more in the ad. You can still publish; these are advice, not errors.',
 };

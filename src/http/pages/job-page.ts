@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AuthoredJob } from '../../contract/job.ts';
+import type { AuthoredJob, SalaryInterval } from '../../contract/job.ts';
 import { Text } from '../../contract/text.ts';
 import { notFound } from '../../domain/errors.ts';
 import {
@@ -15,6 +15,7 @@ import {
 import { plainText, sanitizeDescription } from '../../lib/sanitize.ts';
 import type { Route } from '../types.ts';
 import { readUtm, utmQuery } from './apply/question-fields.ts';
+import { type EmbedMode, EmbedQuery, embedHead, embedQuery, readEmbed } from './embed-mode.ts';
 import { hostedErrorPage } from './error-page.ts';
 import { formatDate, PAGE_LANGS, PAGE_WORDS, type PageLang, type PageWords, pageLang } from './i18n.ts';
 import { countryName, LISTING_WORDS } from './listing-words.ts';
@@ -29,14 +30,13 @@ const EMPLOYMENT_TYPE: Record<string, string> = {
   casual: 'PER_DIEM',
   fixed_term: 'TEMPORARY',
 };
-const UNIT: Record<string, string> = {
+/** schema.org's unitText for the salary's interval (issue 33: read from the period or sent). */
+const UNIT: Record<SalaryInterval, string> = {
   hour: 'HOUR',
   day: 'DAY',
   week: 'WEEK',
   month: 'MONTH',
   year: 'YEAR',
-  annum: 'YEAR',
-  annual: 'YEAR',
 };
 
 /**
@@ -92,7 +92,7 @@ export function jobPostingJsonLd(job: AuthoredJob): Record<string, unknown> | nu
   Object.assign(ld, place);
   const salary = job.salary;
   if (salary && (salary.min !== undefined || salary.max !== undefined) && salary.currency) {
-    const unit = UNIT[(salary.period ?? '').trim().toLowerCase()] ?? undefined;
+    const unit = salary.interval ? UNIT[salary.interval] : undefined;
     ld.baseSalary = {
       '@type': 'MonetaryAmount',
       currency: salary.currency,
@@ -160,18 +160,25 @@ function renderJob(
   live: boolean,
   pathFor: (l: PageLang) => string,
   carry = '',
+  embed: EmbedMode | null = null,
 ): SafeHtml {
   const w = PAGE_WORDS[lang];
+  // Inside the embed: the form keeps the mode and says so (channel embed); a way back to the list.
+  const mode = embedQuery(embed);
+  const via = mode ? `embed&${mode}` : 'job_page';
   const required = job.skills.filter((s) => s.level === 'required').map((s) => s.name);
   const nice = job.skills.filter((s) => s.level === 'nice_to_have').map((s) => s.name);
   const apply = live
-    ? html`<p><a class="button" href="${safeUrl(`${job.applyLink}?lang=${lang}&via=job_page${carry}`)}">${w.apply}</a></p>`
+    ? html`<p><a class="button" href="${safeUrl(`${job.applyLink}?lang=${lang}&via=${via}${carry}`)}">${w.apply}</a></p>`
     : html`<div class="alert" role="status"><h2>${w.closedTitle}</h2><p>${w.closedBody}</p></div>`;
   const logo =
     job.company.logoUrl &&
     html`<img class="logo" src="${safeUrl(job.company.logoUrl)}" alt="${job.company.name}">`;
   const description = descriptionHtml(job.description);
-  return html`${siteHeader(lang, w, pathFor)}<article>${logo}<p>${job.company.name}</p><h1>${job.title}</h1>${facts(job, w, lang)}${apply}<section class="description">${description}</section>${list(w.responsibilities, job.responsibilities)}${required.length + nice.length > 0 && html`<h2>${w.skills}</h2>`}${required.length > 0 && html`<h3>${w.required}</h3><ul>${items(required)}</ul>`}${nice.length > 0 && html`<h3>${w.niceToHave}</h3><ul>${items(nice)}</ul>`}${list(w.benefits, job.benefits)}${live && apply}</article>`;
+  const top = embed
+    ? html`<p><a href="${pathFor(lang).replace(/\/[^/]+$/, '')}?${mode}">${LISTING_WORDS[lang].jobsAt(job.company.name)}</a></p>`
+    : siteHeader(lang, w, pathFor);
+  return html`${top}<article>${logo}<p>${job.company.name}</p><h1>${job.title}</h1>${facts(job, w, lang)}${apply}<section class="description">${description}</section>${list(w.responsibilities, job.responsibilities)}${required.length + nice.length > 0 && html`<h2>${w.skills}</h2>`}${required.length > 0 && html`<h3>${w.required}</h3><ul>${items(required)}</ul>`}${nice.length > 0 && html`<h3>${w.niceToHave}</h3><ul>${items(nice)}</ul>`}${list(w.benefits, job.benefits)}${live && apply}</article>`;
 }
 
 /**
@@ -240,9 +247,10 @@ const Params = Type.Object({
 export const jobPage: Route = (app, { services: { publicJobs, pageViews } }) => {
   app.get(
     '/:lang/jobs/:company/:role',
-    { schema: { hide: true, params: Params } },
+    { schema: { hide: true, params: Params, querystring: Type.Object({ ...EmbedQuery }) } },
     async (request, reply) => {
       const { company, role } = request.params;
+      const embed = readEmbed(request);
       const lang = pageLang(request.params.lang);
       // Not a page language (e.g. /v2/jobs/…): the same 404 as any unknown route.
       if (!lang) return reply.callNotFound();
@@ -276,8 +284,15 @@ export const jobPage: Route = (app, { services: { publicJobs, pageViews } }) => 
           live,
           pathFor,
           utmQuery(readUtm((name) => (request.query as Record<string, unknown>)[name])),
+          embed,
         )}`,
-        { head: html`${head}${test && html`<style>.test-job{margin-bottom:1rem}</style>`}`, public: !test },
+        {
+          head: html`${head}${test && html`<style>.test-job{margin-bottom:1rem}</style>`}${embedHead(embed)}`,
+          // A test job's page is private: no-store and noindex.
+          public: !test,
+          noindex: embed !== null,
+          frameOrigins: found.account.embed_origins,
+        },
       );
     },
   );

@@ -21,6 +21,10 @@ export interface ListingWords {
   previous: string;
   backToRole: (title: string) => string;
   allJobs: string;
+  /** The careers page's heading. */
+  jobsAt: (company: string) => string;
+  /** What a careers page without live roles says. */
+  noOpenings: (company: string) => string;
 }
 
 const WORDS: Translated<ListingWords> = {
@@ -62,6 +66,18 @@ const WORDS: Translated<ListingWords> = {
     (title) => `Voltar à vaga: ${title}`,
   ],
   allJobs: ['See all jobs', 'Ver todos los empleos', 'Voir toutes les offres', 'Ver todas as vagas'],
+  jobsAt: [
+    (c) => `Jobs at ${c}`,
+    (c) => `Empleos en ${c}`,
+    (c) => `Offres chez ${c}`,
+    (c) => `Vagas na ${c}`,
+  ],
+  noOpenings: [
+    (c) => `${c} has no open roles right now.`,
+    (c) => `${c} no tiene puestos abiertos en este momento.`,
+    (c) => `${c} n’a aucun poste ouvert pour le moment.`,
+    (c) => `${c} não tem vagas abertas no momento.`,
+  ],
 };
 
 export const LISTING_WORDS: Record<PageLang, ListingWords> = byLanguage(WORDS);

@@ -1,9 +1,22 @@
 import type { FastifyReply } from 'fastify';
 import { html, type SafeHtml } from '../../lib/html.ts';
 
-/** Scripts only from this origin (none inline); inline styles; forms post back to this origin. */
-export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self' https:; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP_BASE =
+  "default-src 'none'; script-src 'self'; connect-src 'self' https:; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'";
+
+/** Scripts only from this origin (none inline); inline styles; forms post back to this origin; never framed. */
+export const PAGE_CSP = `${CSP_BASE}; frame-ancestors 'none'`;
+
+/**
+ * The page's framing headers: framed by nobody (CSP `frame-ancestors 'none'` and the older
+ * `X-Frame-Options: DENY`), or, for an account's page, by the origins it lists (`embedOrigins`,
+ * normalised by the account service, so each is an origin and nothing else). X-Frame-Options
+ * cannot name origins, so it is left out then: browsers that know CSP ignore it anyway.
+ */
+export function framing(frameOrigins: readonly string[] = []): Record<string, string> {
+  if (frameOrigins.length === 0) return { 'content-security-policy': PAGE_CSP, 'x-frame-options': 'DENY' };
+  return { 'content-security-policy': `${CSP_BASE}; frame-ancestors ${frameOrigins.join(' ')}` };
+}
 
 const STYLE = html`<style>body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;margin:0;color:#1b1b1f;background:#f6f6f8}
 main{max-width:46rem;margin:0 auto;padding:1.5rem 1rem;overflow-wrap:anywhere}h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:1rem 0 .25rem;color:#333}
@@ -32,14 +45,21 @@ export function sendPage(
   title: string,
   body: SafeHtml,
   /** `before`: what comes before the page's main content, outside `<main>` (a site header and navigation). */
-  options: { head?: SafeHtml; public?: boolean; before?: SafeHtml } = {},
+  options: {
+    head?: SafeHtml;
+    public?: boolean;
+    before?: SafeHtml;
+    /** The account's `embedOrigins`: who may frame this page (none: nobody). */
+    frameOrigins?: readonly string[];
+    /** A public page that search engines should still skip (the embedded copy of one). */
+    noindex?: boolean;
+  } = {},
 ): FastifyReply {
-  const robots = !options.public && html`<meta name="robots" content="noindex">`;
+  const robots = (!options.public || options.noindex) && html`<meta name="robots" content="noindex">`;
   return reply
     .code(status)
-    .header('content-security-policy', PAGE_CSP)
+    .headers(framing(options.frameOrigins))
     .header('referrer-policy', options.public ? 'strict-origin-when-cross-origin' : 'no-referrer')
-    .header('x-frame-options', 'DENY')
     .header('cache-control', options.public ? 'public, max-age=60' : 'no-store')
     .type('text/html; charset=utf-8')
     .send(

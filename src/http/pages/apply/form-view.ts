@@ -5,6 +5,7 @@ import { currentConsentText } from '../../../domain/consent/consent-texts.ts';
 import { notFound, rateLimited } from '../../../domain/errors.ts';
 import type { ApplicationSource } from '../../../domain/intake/application-service.ts';
 import { html, type SafeHtml, safeUrl } from '../../../lib/html.ts';
+import { type EmbedMode, embedHead, embedQuery } from '../embed-mode.ts';
 import { hostedErrorPage } from '../error-page.ts';
 import { PAGE_WORDS, type PageLang, type PageWords, pageLang, preferredLang } from '../i18n.ts';
 import { siteHeader } from '../job-page.ts';
@@ -68,6 +69,8 @@ export interface FormView {
   kept?: { uploadId: string; name: string };
   /** The proof of work's difficulty the page's script solves, 0 while calm (see challenge.ts). */
   powBits: number;
+  /** Inside the careers embed: the form keeps the mode and its channel is `embed`. */
+  embed?: EmbedMode | null;
 }
 
 /** The apply page's own styles (the file input, the kept file, the links after sending). */
@@ -78,11 +81,20 @@ input[type=file]:hover{border-color:#1b1b1f}input[type=file]:focus-visible{outli
 nav.next{display:flex;gap:.75rem 1.25rem;flex-wrap:wrap;margin:1.5rem 0}</style>${SENDING_STYLE}`;
 
 /** The form posts its CSRF token in the query too, so a post is refused before its body is read. */
-export function formAction(jobId: string, lang: PageLang, token: string): string {
-  return `/apply/${encodeURIComponent(jobId)}?lang=${lang}&csrf=${encodeURIComponent(token)}`;
+export function formAction(
+  jobId: string,
+  lang: PageLang,
+  token: string,
+  embed: EmbedMode | null = null,
+): string {
+  const mode = embedQuery(embed);
+  return `/apply/${encodeURIComponent(jobId)}?lang=${lang}&csrf=${encodeURIComponent(token)}${mode ? `&${mode}` : ''}`;
 }
 
-export function renderForm({ job, lang, token, state, maxBytes, source, kept, powBits }: FormView): SafeHtml {
+export function renderForm(view: FormView): SafeHtml {
+  const { job, lang, token, state, maxBytes, source, kept, powBits } = view;
+  const embed = view.embed ?? null;
+  const via = embed ? 'embed' : source === 'job_page' ? 'job_page' : '';
   const w = PAGE_WORDS[lang];
   const aw = APPLY_WORDS[lang];
   const consent = currentConsentText(lang);
@@ -95,7 +107,8 @@ export function renderForm({ job, lang, token, state, maxBytes, source, kept, po
     : Object.keys(state.errors).length > 0
       ? w.fixErrors
       : null;
-  return html`${siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`)}<h1>${w.applyFor(job.title, job.company.name)}</h1>${alert && html`<p class="alert" role="alert">${alert}</p>`}<form method="post" action="${formAction(job.id, lang, token)}" enctype="multipart/form-data" id="apply-form" data-job-id="${job.id}" data-max-bytes="${maxBytes}" ${powBits > 0 && html` data-pow-bits="${powBits}"`} novalidate><input type="hidden" name="csrf" value="${token}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${source === 'job_page' ? 'job_page' : ''}"><input type="hidden" name="uploadId" value="${kept?.uploadId}"><input type="hidden" name="cvName" value="${kept?.name}">${field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' })}${field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' })}${field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' })}${field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' })}<label for="cv">${w.cv}</label><p class="hint" id="cv-hint">${w.cvHint(mb)}</p>${keptNote}${cvError && html`<p class="error" id="cv-error">${cvError}</p>`}<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${!kept && html` required`} aria-describedby="${describedBy}"${cvError && html` aria-invalid="true"`}>${field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true })}${questionFields(job.questions ?? [], state.questions ?? emptyQuestionState(), lang, maxBytes)}<div class="hp" aria-hidden="true"><label for="website">${w.honeypot}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div><section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${w.consentHeading}</h2><p lang="${lang}">${consent.text}</p></section>${sendingControls(lang, powBits)}</form>`;
+  const top = !embed && siteHeader(lang, w, (l) => `/apply/${job.id}?lang=${l}`);
+  return html`${top}<h1>${w.applyFor(job.title, job.company.name)}</h1>${alert && html`<p class="alert" role="alert">${alert}</p>`}<form method="post" action="${formAction(job.id, lang, token, embed)}" enctype="multipart/form-data" id="apply-form" data-job-id="${job.id}" data-max-bytes="${maxBytes}" ${powBits > 0 && html` data-pow-bits="${powBits}"`} novalidate><input type="hidden" name="csrf" value="${token}"><input type="hidden" name="lang" value="${lang}"><input type="hidden" name="via" value="${via}"><input type="hidden" name="uploadId" value="${kept?.uploadId}"><input type="hidden" name="cvName" value="${kept?.name}">${field('name', w.name, state, w, { required: true, max: INTAKE_MAX.name, autocomplete: 'name' })}${field('email', w.email, state, w, { type: 'email', required: true, max: 254, autocomplete: 'email' })}${field('phone', w.phone, state, w, { type: 'tel', max: INTAKE_MAX.phone, autocomplete: 'tel' })}${field('location', w.cityRegion, state, w, { max: INTAKE_MAX.location, autocomplete: 'address-level2' })}<label for="cv">${w.cv}</label><p class="hint" id="cv-hint">${w.cvHint(mb)}</p>${keptNote}${cvError && html`<p class="error" id="cv-error">${cvError}</p>`}<input id="cv" name="cv" type="file" accept="application/pdf,.pdf"${!kept && html` required`} aria-describedby="${describedBy}"${cvError && html` aria-invalid="true"`}>${field('coverNote', w.coverNote, state, w, { max: INTAKE_MAX.coverNote, area: true })}${questionFields(job.questions ?? [], state.questions ?? emptyQuestionState(), lang, maxBytes)}<div class="hp" aria-hidden="true"><label for="website">${w.honeypot}</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div><section class="consent" aria-labelledby="consent-heading"><h2 id="consent-heading">${w.consentHeading}</h2><p lang="${lang}">${consent.text}</p></section>${sendingControls(lang, powBits)}</form>`;
 }
 
 /** The role does not exist (404) or no longer takes applications (410). */
@@ -120,17 +133,26 @@ export function tooManyPage(reply: FastifyReply, lang: PageLang, retryAfterSecon
 }
 
 /** After sending: the same page for a new and a repeated application, with the way back. */
-export function sentPage(reply: FastifyReply, lang: PageLang, job: AuthoredJob, email: string) {
+export function sentPage(
+  reply: FastifyReply,
+  lang: PageLang,
+  job: AuthoredJob,
+  email: string,
+  framed: { embed: EmbedMode | null; frameOrigins: readonly string[] } = { embed: null, frameOrigins: [] },
+) {
   const w = PAGE_WORDS[lang];
   const aw = APPLY_WORDS[lang];
+  const mode = embedQuery(framed.embed);
   const role = job.url ? new URL(job.url).pathname.replace(/^\/en\//, `/${lang}/`) : null;
-  const links = html`${role && html`<a href="${safeUrl(role)}">${aw.backToRole(job.title)}</a>`}<a href="/${lang}/jobs">${aw.allJobs}</a>`;
+  // Inside the embed the way on is the company's own list, in the same mode.
+  const all = mode && role ? `${role.replace(/\/[^/]+$/, '')}?${mode}` : `/${lang}/jobs`;
+  const links = html`${role && html`<a href="${safeUrl(mode ? `${role}?${mode}` : role)}">${aw.backToRole(job.title)}</a>`}<a href="${safeUrl(all)}">${aw.allJobs}</a>`;
   return sendPage(
     reply,
     201,
     lang,
     w.thanksTitle,
     html`<h1>${w.thanksTitle}</h1><p>${w.thanksBody(email)}</p><nav class="next">${links}</nav>`,
-    { head: APPLY_STYLE },
+    { head: html`${APPLY_STYLE}${embedHead(framed.embed)}`, frameOrigins: framed.frameOrigins },
   );
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Text } from '../../../contract/text.ts';
 import type { App } from '../../types.ts';
+import { readEmbed } from '../embed-mode.ts';
 import { countPageView } from '../page-views.ts';
 import { type ApplyDeps, formPage } from './apply-context.ts';
 import { closedPage, langOf } from './form-view.ts';
@@ -26,6 +27,8 @@ export function showApplyForm(app: App, deps: ApplyDeps): void {
       },
       status: 200,
       source: via,
+      embed: readEmbed(request),
+      frameOrigins: target.account.embed_origins,
     });
   });
 }

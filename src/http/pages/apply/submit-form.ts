@@ -11,13 +11,13 @@ import { addressBucket } from '../../../lib/client-address.ts';
 import { EMAIL_MAX_LENGTH, isEmailAddress } from '../../../lib/email.ts';
 import { rejectionMessage } from '../../../pdf/cv-check.ts';
 import type { App } from '../../types.ts';
+import { type EmbedMode, readEmbed } from '../embed-mode.ts';
 import { PAGE_WORDS, type PageLang, type PageWords } from '../i18n.ts';
-import { type ApplyDeps, addressLimited, formPage } from './apply-context.ts';
+import { type ApplyDeps, addressLimited, formPage, formTokenValid } from './apply-context.ts';
 import { APPLY_WORDS } from './apply-words.ts';
 import { passChallenge } from './challenge.ts';
 import {
   closedPage,
-  cookieNonce,
   FIELDS,
   type Field,
   type FormState,
@@ -70,6 +70,9 @@ interface Admitted {
   job: AuthoredJob;
   accountId: string;
   bucket: string;
+  /** Inside the careers embed (the form's action says so), and who may frame its answers. */
+  embed: EmbedMode | null;
+  frameOrigins: readonly string[];
 }
 
 /**
@@ -93,11 +96,20 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
           state: { questions: form.questions, ...state },
           status,
           source: form.source,
+          embed: admitted.embed,
+          frameOrigins: admitted.frameOrigins,
           ...(kept ? { kept } : {}),
         });
+      const framed = { embed: admitted.embed, frameOrigins: admitted.frameOrigins };
       // A filled honeypot is a bot: it is thanked and nothing is stored.
       if (form.honeypot)
-        return sentPage(reply, form.lang, admitted.job, form.values.email?.trim().slice(0, 254) ?? '');
+        return sentPage(
+          reply,
+          form.lang,
+          admitted.job,
+          form.values.email?.trim().slice(0, 254) ?? '',
+          framed,
+        );
       if (Object.keys(form.errors).length > 0 || !form.uploadId)
         return again({ values: form.values, errors: form.errors }, 400, form.kept);
       try {
@@ -115,7 +127,7 @@ export function submitApplyForm(app: App, deps: ApplyDeps): void {
           ...(form.sourceDetail ? { sourceDetail: form.sourceDetail } : {}),
         });
         // A repeated application gets the very same page: nobody learns whether a person applied.
-        return sentPage(reply, form.lang, admitted.job, form.values.email!.trim());
+        return sentPage(reply, form.lang, admitted.job, form.values.email!.trim(), framed);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         return answerRefusal(error, reply, form, admitted.job, again);
@@ -136,7 +148,7 @@ async function admit(
   request: Request,
   reply: FastifyReply,
 ): Promise<Admitted | FastifyReply> {
-  const { publicJobs, formTokens, hostedApply, cvLimits } = deps.services;
+  const { publicJobs, hostedApply, cvLimits } = deps.services;
   const query = request.query as { csrf?: unknown; pow?: unknown; via?: unknown };
   const token = query.csrf ?? request.headers['x-apply-csrf'];
   const lang = langOf(request);
@@ -150,14 +162,24 @@ async function admit(
   const job = target.job;
   const retry = await addressLimited(deps, request);
   if (retry !== null) return tooManyPage(refuse(), lang, retry);
+  const embed = readEmbed(request);
+  const frameOrigins = target.account.embed_origins;
   const tokenOk =
     typeof token === 'string' &&
-    (await formTokens.verify(job.id, token, cookieNonce(request))) &&
+    (await formTokenValid(deps, request, job.id, token)) &&
     (await passChallenge(deps, request, job.id, token, query.pow));
   if (!tokenOk) {
     refuse();
     const state = { values: {}, errors: { form: PAGE_WORDS[lang].expiredForm } };
-    return formPage(deps, reply, { job, lang, state, status: 403, source: hostedSource(query.via) });
+    return formPage(deps, reply, {
+      job,
+      lang,
+      state,
+      status: 403,
+      source: hostedSource(query.via),
+      embed,
+      frameOrigins,
+    });
   }
   const bucket = addressBucket(request.ip);
   if (request.isMultipart()) {
@@ -172,7 +194,7 @@ async function admit(
       throw error;
     }
   }
-  return { job, accountId: target.account.id, bucket };
+  return { job, accountId: target.account.id, bucket, embed, frameOrigins };
 }
 
 interface Submission {
@@ -201,7 +223,10 @@ async function readSubmission(
   const query = request.query as { via?: unknown };
   const { fields, file, answerFiles } = await readForm(request, dir);
   const lang = langOf(request, fields.has('lang') ? fields.get('lang') : undefined);
-  const source = hostedSource(fields.has('via') ? fields.get('via') : query.via);
+  // The embed's form is the hosted page's own, reached from the hosted careers and job pages.
+  const source = admitted.embed
+    ? 'job_page'
+    : hostedSource(fields.has('via') ? fields.get('via') : query.via);
   const w = PAGE_WORDS[lang];
   const values: Values = Object.fromEntries(FIELDS.map((id) => [id, fields.get(id)])) as Values;
   const asked = admitted.job.questions ?? [];
@@ -237,8 +262,10 @@ async function readSubmission(
     value,
   ]);
   // The route is the channel; the landing's utm_* beside it (stored as sent, §5 Source).
+  // Inside the careers embed the channel is `embed` (extensions.md §9); the form is the hosted page's.
+  const channel = admitted.embed ? 'embed' : source;
   const sourceDetail =
-    utm.length > 0 || source === 'job_page' ? { channel: source, ...Object.fromEntries(utm) } : undefined;
+    utm.length > 0 || channel !== 'integrator_site' ? { channel, ...Object.fromEntries(utm) } : undefined;
   return {
     lang,
     source,

@@ -3,9 +3,8 @@ import { Text } from '../../../contract/text.ts';
 import { forbidden, notFound, rateLimited } from '../../../domain/errors.ts';
 import { addressBucket } from '../../../lib/client-address.ts';
 import type { App } from '../../types.ts';
-import { type ApplyDeps, addressLimited } from './apply-context.ts';
+import { type ApplyDeps, addressLimited, formTokenValid } from './apply-context.ts';
 import { challengeDue } from './challenge.ts';
-import { cookieNonce } from './form-view.ts';
 import { ApplyParams } from './show-form.ts';
 
 /**
@@ -13,7 +12,7 @@ import { ApplyParams } from './show-form.ts';
  * would; `powBits` (0 while calm) is the proof of work the form's post will need.
  */
 export function applyUploadSlot(app: App, deps: ApplyDeps): void {
-  const { publicJobs, formTokens, uploads } = deps.services;
+  const { publicJobs, uploads } = deps.services;
   app.post(
     '/apply/:jobId/upload',
     {
@@ -32,7 +31,7 @@ export function applyUploadSlot(app: App, deps: ApplyDeps): void {
     async (request, reply) => {
       const retry = await addressLimited(deps, request);
       if (retry !== null) throw rateLimited('Too many attempts from this address; retry in a minute.', retry);
-      if (!(await formTokens.verify(request.params.jobId, request.body.csrf, cookieNonce(request)))) {
+      if (!(await formTokenValid(deps, request, request.params.jobId, request.body.csrf))) {
         throw forbidden('The form expired; reload the page.');
       }
       const target = await publicJobs.applyTarget(request.params.jobId);
