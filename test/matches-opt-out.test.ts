@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { LOCALES } from '../src/contract/vocabulary.ts';
+import { CLAIM_WORDS } from '../src/http/pages/claim-words.ts';
+import { accountNoticeMail, claimMail } from '../src/mail/templates.ts';
 import type { PoolCvDescription } from './fixtures/matches/render-cv.ts';
 import { useTestApp } from './support/app.ts';
 import { assertNoTrace, dumpDatabase } from './support/dump.ts';
@@ -20,6 +23,24 @@ const idsOf = async (api: Parameters<typeof matchesOf>[0], jobId: string) =>
   (await matchesOf(api, jobId)).map((m) => m.candidateId).sort();
 
 describe("Don't match me", () => {
+  test("every locale of the claim mail and the account notice names the page's button", () => {
+    for (const locale of LOCALES) {
+      const input = {
+        locale,
+        name: 'Ana Souza',
+        company: 'Acme',
+        role: 'Backend Developer',
+        link: 'https://example.test/cv/x',
+        expiresAt: new Date('2026-12-01T00:00:00Z'),
+      };
+      const button = CLAIM_WORDS[locale].optOut;
+      for (const mail of [claimMail(input), accountNoticeMail(input)]) {
+        assert.ok(mail.text.includes(button), `${locale}: the mail names "${button}"`);
+        assert.ok(CLAIM_WORDS[locale].matchingNotice('Acme').includes(button), `${locale}: so does the page`);
+      }
+    }
+  });
+
   test('the notice in the mail and on the page; the opt-out leaves every pool of the account, for good, and only of it', async () => {
     const a = await account();
     const b = await account();
