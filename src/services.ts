@@ -98,6 +98,8 @@ export function createServices(deps: ServiceDeps): Services {
     events,
     // Fallbacks are logged (warn) and counted by the app that observes the service (app.ts).
     embeddings: deps.embeddings ?? null,
+    // "Don't match me" keeps a keyed digest of the address under the claim link key (issue 31).
+    addressKey: deps.claimLinkKey,
   });
   // The one erasure routine every path uses (issue 30), and retention, requests and exports.
   const erasure = createErasure({

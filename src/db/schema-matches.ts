@@ -84,10 +84,18 @@ export interface MatchDecisionsTable {
   screening_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** "Don't match me" (issue 31 item 6): the account and a keyed digest of the address; no address. */
+export interface MatchOptOutsTable {
+  account_id: string;
+  address_hash: string;
+  created_at: Timestamp;
+}
+
 export interface MatchTables {
   match_profiles: MatchProfilesTable;
   matches: MatchesTable;
   match_runs: MatchRunsTable;
   match_role_vectors: MatchRoleVectorsTable;
   match_decisions: MatchDecisionsTable;
+  match_opt_outs: MatchOptOutsTable;
 }

@@ -51,6 +51,21 @@ function greeting(locale: ConsentLocale, name: string): string {
 const dateIn = (locale: ConsentLocale, at: Date) =>
   dateFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
 
+/**
+ * The notice of automated matching (extensions.md §7 "The candidate is told"): said in the claim
+ * mail and the account notice, with the way to say no (the page's "Don't match me" button).
+ */
+const MATCHING_NOTICE: Record<ConsentLocale, (company: string) => string> = {
+  en: (c) =>
+    `${c} may also match your CV to its other roles with an automated system. You can say no: the page the link opens has a "Don't match me" button.`,
+  es: (c) =>
+    `${c} también puede proponer tu CV para sus otros puestos mediante un sistema automatizado. Puedes negarte: la página que abre el enlace tiene un botón «No emparejarme».`,
+  fr: (c) =>
+    `${c} peut aussi rapprocher votre CV de ses autres postes à l'aide d'un système automatisé. Vous pouvez refuser : la page ouverte par le lien a un bouton « Ne pas me proposer ».`,
+  pt: (c) =>
+    `A ${c} pode também associar o seu CV às suas outras vagas através de um sistema automatizado. Pode recusar: a página que o link abre tem um botão «Não me associar».`,
+};
+
 const CLAIM: Record<ConsentLocale, Copy> = {
   en: {
     subject: (c) => (c.role ? `Your CV for ${c.role} at ${c.company}` : `${c.company} holds your CV`),
@@ -155,7 +170,10 @@ export function mailHtml(
 }
 
 function render(copy: Copy, input: ClaimMailInput): { subject: string; text: string; html: SafeHtml } {
-  const lines = copy.lines(input, dateIn(input.locale, input.expiresAt));
+  const lines = [
+    ...copy.lines(input, dateIn(input.locale, input.expiresAt)),
+    MATCHING_NOTICE[input.locale](input.company),
+  ];
   const subject = copy.subject(input);
   const text = `${lines.join('\n\n')}\n\n${copy.action}: ${input.link}\n`;
   return { subject, text, html: mailHtml(input.locale, lines, { label: copy.action, link: input.link }) };

@@ -21,6 +21,9 @@ export interface CvMatchPort {
     document: unknown,
   ): Promise<void>;
   erase(trx: Db, kind: SubjectKind, id: string): Promise<void>;
+  /** "Don't match me" (issue 31 item 6): recorded, and the person out of the account's pools. */
+  optOut(trx: Db, accountId: string, email: string): Promise<void>;
+  isOptedOut(on: Db, accountId: string, email: string): Promise<boolean>;
 }
 
 export type LinkState =
@@ -34,6 +37,8 @@ export type LinkState =
       jobPath: string | null;
       /** Already claimed (or shared): the page shows it with the delete button only. */
       claimed: boolean;
+      /** The person said "Don't match me" to this account: the page confirms it instead of offering it. */
+      optedOut: boolean;
       cv: Record<string, unknown> | null;
     }
   | { kind: 'gone'; locale: ConsentLocale; why: 'used' | 'expired' }
@@ -255,7 +260,18 @@ export function createCvService(deps: {
       if (!actionable) return { kind: 'gone', locale, why: 'used' };
       const context = await cvRepository.context(db, subject.accountId, subject.jobId, clock.now());
       const cv = (await cvRepository.virtualCv(db, subject.kind, subject.id)) ?? null;
-      return { kind: 'open', subject, locale, ...context, claimed: subject.cvStatus === 'claimed', cv };
+      const optedOut =
+        subject.email !== null &&
+        ((await deps.matches?.isOptedOut(db, subject.accountId, subject.email)) ?? false);
+      return {
+        kind: 'open',
+        subject,
+        locale,
+        ...context,
+        claimed: subject.cvStatus === 'claimed',
+        optedOut,
+        cv,
+      };
     },
 
     /** The candidate claims: staged → claimed (an account holder shares their own CV: none → claimed). */
@@ -281,6 +297,20 @@ export function createCvService(deps: {
       });
       // A racing claim or delete won: answer what the link shows now.
       return moved ? { ...state, claimed: true } : this.openLink(token);
+    },
+
+    /**
+     * "Don't match me": the person leaves every pool of the account and is never matched in it
+     * again (recorded under a keyed digest of the address, so a re-import is recognised). The link
+     * stays usable: the person can still claim or delete.
+     */
+    async optOut(token: string): Promise<LinkState> {
+      const state = await this.openLink(token);
+      if (state.kind !== 'open' || state.optedOut || !state.subject.email || !deps.matches) return state;
+      const { accountId, email } = state.subject;
+      const matches = deps.matches;
+      await db.transaction().execute((trx) => matches.optOut(trx, accountId, email));
+      return { ...state, optedOut: true };
     },
 
     /** The candidate deletes: the file, the virtual CV and their details are erased. */

@@ -8,6 +8,7 @@ import { isManaged } from '../jobs/job-view.ts';
 import { decisionLog } from './decision-log.ts';
 import { cosine } from './embeddings.ts';
 import { matchRepository, type SubjectKind } from './match-repository.ts';
+import type { OptOuts } from './opt-outs.ts';
 import { type CandidateProfile, type RoleProfile, roleProfile } from './profile.ts';
 import { type Component, finalRank, RELEVANCE_FLOOR, SEMANTIC_WEIGHT, shortlist, WEIGHTS } from './rank.ts';
 import { inputsDigest, runVersion } from './ranker-version.ts';
@@ -47,6 +48,8 @@ export interface GenerationRun {
   /** The provider's model, whose candidate vectors are read with the words. */
   model: string | null;
   events: EventRecorder | undefined;
+  /** "Don't match me" (issue 31 item 6): the pool's people who said no to this account are skipped. */
+  optOuts?: OptOuts | undefined;
 }
 
 type Job = NonNullable<Awaited<ReturnType<typeof jobRepository.find>>>;
@@ -148,7 +151,10 @@ async function rankPool(
   since: Date | null,
   room: number,
 ): Promise<Ranked> {
-  const rows = await matchRepository.pool(trx, run.accountId, run.jobId, terms, since);
+  const saidNo = run.optOuts ? await run.optOuts.filterFor(trx, run.accountId) : () => false;
+  const rows = (await matchRepository.pool(trx, run.accountId, run.jobId, terms, since)).filter(
+    (row) => !saidNo(row.email_key),
+  );
   const candidates = shortlist(
     role,
     rows.map((row) => ({

@@ -15,6 +15,7 @@ import { isManaged } from '../jobs/job-view.ts';
 import type { EmbeddingObserver, EmbeddingProvider } from './embeddings.ts';
 import { generateMatches, roleTerms } from './generation.ts';
 import { type ManagedRoleRow, matchRepository, type SubjectKind } from './match-repository.ts';
+import { createOptOuts } from './opt-outs.ts';
 import { type CandidateProfile, candidateProfile, roleProfile } from './profile.ts';
 import { createSemantic } from './semantic.ts';
 
@@ -65,8 +66,11 @@ export function createMatchService(deps: {
   embeddings?: EmbeddingProvider | null;
   /** Told when the provider fails and a run ranks lexically (the reason only). */
   warn?: (message: string) => void;
+  /** The key of the opt-outs' address digest (CLAIM_LINK_KEY); absent: no "Don't match me" (the bench). */
+  addressKey?: string;
 }) {
   const { db, clock, queue, events } = deps;
+  const optOuts = deps.addressKey ? createOptOuts(deps.addressKey) : undefined;
   const observers = new Set<EmbeddingObserver>();
   const semantic = deps.embeddings
     ? createSemantic({
@@ -132,6 +136,9 @@ export function createMatchService(deps: {
       const emailKey = subject.email ? subject.email.trim().toLowerCase() : null;
       // Suppressed people are never matched: an application sent after a suppression has no profile.
       if (emailKey && (await candidateRepository.isSuppressed(trx, emailKey))) return;
+      // Nor a person who said "Don't match me" to this account (a re-import of the address).
+      if (emailKey && subject.accountId && (await optOuts?.isOptedOut(trx, subject.accountId, emailKey)))
+        return;
       const { words, ...profile } = candidateProfile(document, now);
       await matchRepository.upsertProfile(trx, {
         subject_kind: subject.kind,
@@ -161,6 +168,20 @@ export function createMatchService(deps: {
       await matchRepository.eraseSubject(trx, kind, id);
     },
 
+    /**
+     * "Don't match me" from the claim page (issue 31 item 6), in one transaction: recorded (a keyed
+     * digest of the address and when), the person out of the account's pool and its roles' matches.
+     */
+    async optOut(trx: Db, accountId: string, email: string): Promise<void> {
+      if (!optOuts) throw new Error('matching opt-outs need the address key');
+      await optOuts.record(trx, accountId, email, clock.now());
+    },
+
+    /** Whether the address said "Don't match me" to the account. */
+    async isOptedOut(on: Db, accountId: string, email: string): Promise<boolean> {
+      return (await optOuts?.isOptedOut(on, accountId, email)) ?? false;
+    },
+
     /** In the suppressing transaction: nothing of the address stays, in any account. */
     async eraseAddress(trx: Db, emailKey: string): Promise<void> {
       await matchRepository.eraseAddress(trx, emailKey.trim().toLowerCase());
@@ -187,7 +208,7 @@ export function createMatchService(deps: {
       return db
         .transaction()
         .execute(async (trx) =>
-          generateMatches(trx, { accountId, jobId, now: clock.now(), roleVector, model, events }),
+          generateMatches(trx, { accountId, jobId, now: clock.now(), roleVector, model, events, optOuts }),
         );
     },
 

@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
 import type { Db } from '../../db/connect.ts';
+import { addressDigest } from '../../lib/address-digest.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { emailKey } from '../../lib/email.ts';
@@ -58,7 +58,7 @@ export function createPrivacyService(deps: {
 
   /** The receipts keep this keyed digest of the address: enough to recognise it, not to read it. */
   function addressHash(accountId: string, key: string): string {
-    return createHmac('sha256', deps.addressKey).update(`erasure:${accountId}:${key}`).digest('hex');
+    return addressDigest(deps.addressKey, 'erasure', accountId, key);
   }
 
   async function deleteFiles(erased: (Erased | null)[]): Promise<number> {

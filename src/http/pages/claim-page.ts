@@ -18,7 +18,11 @@ function wayBack(state: Extract<LinkState, { kind: 'open' }>): SafeHtml {
   return html`<nav class="next" aria-label="${x.allJobs}"><ul>${role}<li><a href="/${state.locale}/jobs">${x.allJobs}</a></li></ul></nav>`;
 }
 
-function answer(reply: Parameters<typeof sendPage>[0], state: LinkState, done?: 'claimed' | 'deleted') {
+function answer(
+  reply: Parameters<typeof sendPage>[0],
+  state: LinkState,
+  done?: 'claimed' | 'deleted' | 'optedOut',
+) {
   if (state.kind === 'unknown') {
     const w = CLAIM_WORDS.en;
     return sendPage(reply, 404, 'en', w.unknown, html`<h1>${w.unknown}</h1><p>${w.unknownBody}</p>`);
@@ -39,7 +43,7 @@ function answer(reply: Parameters<typeof sendPage>[0], state: LinkState, done?: 
       html`<h1>${w.deleted}</h1><p>${w.deletedBody}</p>${wayBack(state)}`,
     );
   const notice = state.subject.outcome === 'existing_account';
-  const title = done === 'claimed' ? w.claimed : w.title;
+  const title = done === 'claimed' ? w.claimed : done === 'optedOut' ? w.optedOut : w.title;
   const intro = state.claimed
     ? notice
       ? w.sharedIntro(state.company)
@@ -50,7 +54,16 @@ function answer(reply: Parameters<typeof sendPage>[0], state: LinkState, done?: 
   const claim =
     !state.claimed &&
     html`<form method="post" action="${here}/claim"><button type="submit">${notice ? w.share : w.claim}</button></form>`;
-  const body = html`<h1>${title}</h1>${done === 'claimed' && html`<p role="status">${w.claimedBody}</p>`}<p>${intro}</p>${!notice && renderVirtualCv(state.cv, w, lang)}<div class="actions">${claim}<form method="post" action="${here}/delete"><button type="submit" class="secondary">${notice ? w.forget : w.delete}</button></form></div>${wayBack(state)}`;
+  // The notice of automated matching, and "Don't match me" until it is said (extensions.md §7).
+  const matching = !state.optedOut
+    ? html`<p>${w.matchingNotice(state.company)}</p>`
+    : done === 'optedOut'
+      ? html`<p role="status">${w.optedOutBody(state.company)}</p>`
+      : html`<p>${w.optedOutBody(state.company)}</p>`;
+  const optOut =
+    !state.optedOut &&
+    html`<form method="post" action="${here}/no-matching"><button type="submit" class="secondary">${w.optOut}</button></form>`;
+  const body = html`<h1>${title}</h1>${done === 'claimed' && html`<p role="status">${w.claimedBody}</p>`}<p>${intro}</p>${matching}${!notice && renderVirtualCv(state.cv, w, lang)}<div class="actions">${claim}${optOut}<form method="post" action="${here}/delete"><button type="submit" class="secondary">${notice ? w.forget : w.delete}</button></form></div>${wayBack(state)}`;
   return sendPage(reply, 200, lang, title, body);
 }
 
@@ -58,7 +71,7 @@ function answer(reply: Parameters<typeof sendPage>[0], state: LinkState, done?: 
 // than a JSON 400 (openLink checks the shape; the router already caps a parameter at 200 chars).
 const TokenParams = Type.Object({ token: Type.String() });
 
-/** The candidate's link: the page, and the two buttons (console.md "Candidate links"). */
+/** The candidate's link: the page, and its buttons (console.md "Candidate links"; "Don't match me", extensions.md §7). */
 export const claimPages: Route = (app, { services: { cv } }) => {
   app.register(async (pages) => {
     // The buttons post an empty HTML form; only the route's own path carries meaning.
@@ -72,6 +85,14 @@ export const claimPages: Route = (app, { services: { cv } }) => {
       async (request, reply) => {
         const state = await cv.claim((request.params as { token: string }).token);
         return answer(reply, state, 'claimed');
+      },
+    );
+    pages.post(
+      '/cv/:token/no-matching',
+      { schema: { hide: true, params: TokenParams } },
+      async (request, reply) => {
+        const state = await cv.optOut((request.params as { token: string }).token);
+        return answer(reply, state, 'optedOut');
       },
     );
     pages.post(

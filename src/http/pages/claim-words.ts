@@ -33,6 +33,11 @@ export interface ClaimWords {
   /** The page of a CV already claimed (or an own CV already shared). */
   claimedIntro: (company: string) => string;
   sharedIntro: (company: string) => string;
+  /** The notice of automated matching (extensions.md §7 "The candidate is told"), and the way to say no. */
+  matchingNotice: (company: string) => string;
+  optOut: string;
+  optedOut: string;
+  optedOutBody: (company: string) => string;
 }
 
 export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
@@ -69,6 +74,12 @@ export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
     claimedIntro: (c) =>
       `You claimed this CV. ${c} sees it as shown below. You can delete it, with your file and details, at any time while this link works.`,
     sharedIntro: (c) => `You shared your own CV with ${c}. You can still ask for your details to be deleted.`,
+    matchingNotice: (c) =>
+      `${c} may also match your CV to its other roles with an automated system, which compares it with each role's description. You can say no: choose "Don't match me" and you leave every candidate pool of ${c} and are never matched there again.`,
+    optOut: "Don't match me",
+    optedOut: 'You will not be matched',
+    optedOutBody: (c) =>
+      `${c} will not match you to its roles by automated means: you have left all of its candidate pools, and this is recorded. You can still use the other buttons on this page.`,
   },
   es: {
     title: 'Tu CV virtual',
@@ -103,6 +114,12 @@ export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
     claimedIntro: (c) =>
       `Reclamaste este CV. ${c} lo ve como se muestra abajo. Puedes eliminarlo, con tu archivo y tus datos, en cualquier momento mientras este enlace funcione.`,
     sharedIntro: (c) => `Compartiste tu propio CV con ${c}. Aún puedes pedir que eliminen tus datos.`,
+    matchingNotice: (c) =>
+      `${c} también puede proponer tu CV para sus otros puestos mediante un sistema automatizado, que lo compara con la descripción de cada puesto. Puedes negarte: elige «No emparejarme» y saldrás de todas las bases de candidatos de ${c} y nunca volverás a ser propuesto allí.`,
+    optOut: 'No emparejarme',
+    optedOut: 'No se te propondrá',
+    optedOutBody: (c) =>
+      `${c} no te propondrá para sus puestos por medios automatizados: has salido de todas sus bases de candidatos y queda registrado. Aún puedes usar los otros botones de esta página.`,
   },
   fr: {
     title: 'Votre CV virtuel',
@@ -138,6 +155,12 @@ export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
       `Vous avez récupéré ce CV. ${c} le voit tel qu'affiché ci-dessous. Vous pouvez le supprimer, avec votre fichier et vos données, à tout moment tant que ce lien fonctionne.`,
     sharedIntro: (c) =>
       `Vous avez partagé votre propre CV avec ${c}. Vous pouvez toujours demander la suppression de vos données.`,
+    matchingNotice: (c) =>
+      `${c} peut aussi rapprocher votre CV de ses autres postes à l'aide d'un système automatisé, qui le compare à la description de chaque poste. Vous pouvez refuser : choisissez « Ne pas me proposer » et vous quittez tous les viviers de candidats de ${c}, sans jamais y être proposé à nouveau.`,
+    optOut: 'Ne pas me proposer',
+    optedOut: 'Vous ne serez pas proposé',
+    optedOutBody: (c) =>
+      `${c} ne vous proposera pas pour ses postes par des moyens automatisés : vous avez quitté tous ses viviers de candidats, et c'est enregistré. Vous pouvez toujours utiliser les autres boutons de cette page.`,
   },
   pt: {
     title: 'O seu CV virtual',
@@ -172,5 +195,11 @@ export const CLAIM_WORDS: Record<PageLang, ClaimWords> = {
     claimedIntro: (c) =>
       `Reivindicou este CV. A ${c} vê-o como mostrado abaixo. Pode eliminá-lo, com o seu ficheiro e os seus dados, a qualquer momento enquanto este link funcionar.`,
     sharedIntro: (c) => `Partilhou o seu próprio CV com a ${c}. Ainda pode pedir que eliminem os seus dados.`,
+    matchingNotice: (c) =>
+      `A ${c} pode também associar o seu CV às suas outras vagas através de um sistema automatizado, que o compara com a descrição de cada vaga. Pode recusar: escolha «Não me associar» e sai de todas as bases de candidatos da ${c}, sem nunca mais ser associado lá.`,
+    optOut: 'Não me associar',
+    optedOut: 'Não será associado',
+    optedOutBody: (c) =>
+      `A ${c} não o associará às suas vagas por meios automatizados: saiu de todas as suas bases de candidatos, e isso fica registado. Ainda pode usar os outros botões desta página.`,
   },
 };
