@@ -16,6 +16,9 @@ const TWIN_TABLES = [
   'uploads',
   'idempotency_records',
   'erasure_receipts',
+  // Matching's oversight records of test roles and test people: test data like the rest.
+  'match_decisions',
+  'match_opt_outs',
 ] as const;
 
 export interface TestDataCounts {
