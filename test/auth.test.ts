@@ -8,7 +8,7 @@ import { assertError, errorOf } from './support/assert.ts';
 const ctx = useTestApp();
 
 /** What a key is in the console's answers, sorted: never its secret or hash. */
-const KEY_FIELDS = ['createdAt', 'id', 'lastUsedAt', 'name', 'revokedAt', 'scopes'];
+const KEY_FIELDS = ['createdAt', 'id', 'lastUsedAt', 'mode', 'name', 'revokedAt', 'scopes'];
 
 /** How many rows of `table` the account has. */
 async function rowsOf(table: 'jobs' | 'api_keys', accountId: string): Promise<number> {

@@ -267,6 +267,9 @@ test(`fuzz: ${REQUESTS} generated requests over every documented operation (seed
   // Not only refusals: every operation answered success at least once, so the valid-ish requests
   // reached the services behind the validation.
   for (const [name, seen] of perOperation) {
+    // The sandbox's helpers answer 404 to the live key this fuzz uses, by design (extensions.md §8);
+    // test/test-mode.test.ts drives them with a test key.
+    if (name.includes(' /v1/test/')) continue;
     assert.ok(
       [...seen].some((s) => s < 300),
       `${name} never succeeded: ${[...seen].join(', ')}`,
