@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { consoleCall, intakeAccount } from './support/accounts.ts';
 import { useTestApp } from './support/app.ts';
-import { NO_CHROMIUM, SHOTS, seriousAxeFindings, useBrowser } from './support/browser.ts';
+import { NO_CHROMIUM, recruiterPage, SHOTS, seriousAxeFindings, useBrowser } from './support/browser.ts';
 import { createPublished } from './support/jobs.ts';
 
 /**
@@ -153,4 +153,14 @@ test('refused before the origin is allowed; then it shows the jobs, fits, opens 
     .where('job_id', '=', job.id)
     .execute();
   assert.deepEqual(rows, [{ source_channel: 'embed' }]);
+  const [listed] = list.json().applications as { applicationId: string; source: string }[];
+  assert.equal(listed?.source, 'embed', 'the console API shows the channel');
+  // And the recruiter's page of the application says so in words.
+  const desk = await recruiterPage(browser, ctx, acme.account.id);
+  await desk.page.goto(`${ctx.baseUrl}/console/applications/${listed?.applicationId}`);
+  assert.match(
+    (await desk.page.locator('dl.facts').first().textContent()) ?? '',
+    /Came from\s*Embedded form/,
+  );
+  await desk.context.close();
 });
