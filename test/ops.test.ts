@@ -161,6 +161,12 @@ describe('/v1/openapi.json', () => {
     ['POST', '/v1/jobs/{jobId}/candidates/{candidateId}/screening'],
     ['GET', '/v1/events'],
     ['GET', '/v1/jobs/{jobId}/matches'],
+    // The sandbox's helpers (extensions.md §8): test keys only.
+    ['POST', '/v1/test/jobs/{jobId}/expire'],
+    ['POST', '/v1/test/jobs/{jobId}/manage'],
+    ['POST', '/v1/test/jobs/{jobId}/unmanage'],
+    ['POST', '/v1/test/applications/{applicationId}/cv'],
+    ['POST', '/v1/test/screenings/{screeningId}/complete'],
   ];
   const fastifyPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
