@@ -304,7 +304,13 @@ describe('the job form', () => {
       { name: 'Go', level: 'required' },
       { name: 'Rust', level: 'nice_to_have' },
     ]);
-    assert.deepEqual(job.salary, { min: 120000, max: 150000, currency: 'EUR', period: 'year' });
+    assert.deepEqual(job.salary, {
+      min: 120000,
+      max: 150000,
+      currency: 'EUR',
+      period: 'year',
+      interval: 'year',
+    });
     assert.deepEqual(job.location, {
       city: 'Lisbon',
       state: 'Lisboa',

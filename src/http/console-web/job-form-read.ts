@@ -268,6 +268,12 @@ export function createBody(state: JobFormState): FormOutcome<JobCreate> {
     : { ok: true, body: body as JobCreate };
 }
 
+function withoutInterval(salary: unknown): unknown {
+  if (salary === null || typeof salary !== 'object') return salary;
+  const { interval: _interval, ...rest } = salary as Record<string, unknown>;
+  return rest;
+}
+
 /** Only what the form changed against the words it showed (staged words when there are some). */
 export function editBody(
   state: JobFormState,
@@ -279,7 +285,9 @@ export function editBody(
   const blank = (value: unknown) =>
     value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
   for (const [field, value] of Object.entries(words)) {
-    const before = shown[field];
+    // The form has no interval field: the API derives it from the period (pay transparency, §9),
+    // so a salary shown with one is compared without it.
+    const before = field === 'salary' ? withoutInterval(shown[field]) : shown[field];
     if (blank(value) && blank(before)) continue;
     if (field === 'questions' ? !sameQuestions(value, before) : !isDeepStrictEqual(value, before))
       body[field] = value;
