@@ -10,6 +10,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { jobRepository } from '../jobs/job-repository.ts';
 import { type DecisionEntry, decisionActorOf, decisionLog, decisionsCsv } from './decision-log.ts';
 import { explainMatch } from './explanation.ts';
+import { matchOf } from './match-service.ts';
 
 /** The longest reason a recruiter may give. */
 export const MAX_REASON = 500;
@@ -53,13 +54,7 @@ type Row = {
 
 function decisionOf(row: Row): MatchDecision {
   return {
-    matchId: row.id,
-    jobId: row.job_id,
-    candidateId: row.candidate_id,
-    score: row.score / 10_000,
-    reasons: row.reasons,
-    rankerVersion: row.ranker_version,
-    createdAt: new Date(row.created_at).toISOString(),
+    ...matchOf(row),
     dismissal:
       row.dismissed_at === null
         ? null

@@ -28,7 +28,7 @@ const candidateTerms = (profile: CandidateProfile) => [
   ...new Set(profile.titles.flat().map((concept) => `t:${concept}`)),
 ];
 /** A match as the API shows it (its stored score is in ten-thousandths). */
-function matchOf(row: {
+export function matchOf(row: {
   id: string;
   job_id: string;
   candidate_id: string;
